@@ -1,0 +1,19 @@
+"""Raspberry Pi Pico / Pico W, MicroPython: SSD1306 128x64 on I2C0, 6 buttons, NeoPixel 5x5 matrix.
+
+A board file is data only: the composition root (firmware/main.py) builds the devices from it.
+Pins are GPIO numbers (MicroPython) or board attribute names (CircuitPython).
+"""
+
+BOARD = {
+    "name": "Raspberry Pi Pico / Pico W",
+    "runtime": "micropython",
+    "display": {"driver": "ssd1306", "bus": "i2c", "i2c_id": 0, "sda": 4, "scl": 5,
+                "freq": 400000, "addr": 0x3C, "width": 128, "height": 64},
+    # buttons wire a pin to GND; the internal pull-up holds it high (pressed = 0)
+    "buttons": {"UP": 10, "DOWN": 11, "LEFT": 12, "RIGHT": 13, "OK": 14, "BACK": 15},
+    "button_pull": "up",
+    "encoder": None,
+    "leds": {"driver": "neopixel", "pin": 16, "count": 25, "layout": "matrix5x5",
+             "order": "GRB", "brightness_max": 0.25, "ma_per_led_full": 60},
+    "watchdog": True,
+}

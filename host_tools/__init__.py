@@ -1,0 +1,1 @@
+"""Azul Companion host tools: the desktop side (CLI, simulator, replay, export, flashing, virtual board)."""

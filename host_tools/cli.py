@@ -1,0 +1,147 @@
+"""`azul-companion` / `python -m host_tools`: one CLI for the desktop side.
+
+Every failure the user can cause (bad arguments, missing board, broken record) ends in one
+line on stderr and a non-zero exit, never a traceback.
+"""
+import argparse
+import json
+import os
+import sys
+
+# command -> module that provides add_arguments(parser) and run(args); imported on use
+COMMANDS = (
+    ("sim", "host_tools.sim", "run the device firmware in the terminal (virtual board)"),
+    ("replay", "host_tools.cli", "score a game record and print the result"),
+    ("simulate", "host_tools.cli", "play random legal games with the full engines and write records"),
+    ("export", "host_tools.export", "records to csv, json, BG Stats or an HTML report"),
+    ("flash", "host_tools.flash", "compile with mpy-cross and copy the firmware to a board"),
+    ("pull", "host_tools.flash", "copy game records off a board"),
+    ("vboard", "host_tools.vboard", "start a virtual board running real MicroPython"),
+)
+
+
+class CliError(Exception):
+    """An error to report as one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        self.exit(2, "%s: error: %s\n" % (self.prog, message))
+
+
+def _module(name):
+    return __import__(name, None, None, ["run"])
+
+
+def add_arguments(parser):
+    """Arguments of the commands defined here (replay, simulate)."""
+    if parser.prog.endswith("replay"):
+        parser.add_argument("file", help="a game record (.jsonl)")
+        parser.add_argument("--json", action="store_true", help="print the result object (RECORD_FORMAT.md)")
+    else:
+        parser.add_argument("--game", choices=("azul", "5211"), required=True)
+        parser.add_argument("--variant", help="azul: colored|grey; 5211: standard|long")
+        parser.add_argument("--players", type=int, required=True)
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--games", type=int, default=1, help="games with seeds seed, seed+1, ...")
+        parser.add_argument("--out", help="a file (one game) or a folder (several); default: stdout")
+
+
+def run(args):
+    return _replay(args) if args.command == "replay" else _simulate(args)
+
+
+def _replay(args):
+    from rules_core.record import replay
+
+    try:
+        with open(args.file, "rb") as f:
+            session, warnings = replay(f)
+    except OSError as e:
+        raise CliError("cannot read %s: %s" % (args.file, e.strerror or e))
+    except ValueError as e:
+        raise CliError("%s: %s" % (args.file, e))
+    for w in warnings:
+        print("%s: warning: %s" % (args.file, w), file=sys.stderr)
+    result = session.result()
+    if args.json:
+        from rules_core.record import dumps
+        print(dumps(result))
+    else:
+        print(format_result(session))
+    return 0
+
+
+def format_result(session):
+    """The standings as a small text table."""
+    r = session.result()
+    total = session.rounds_total
+    lines = ["%s (%s) - %s after round %d%s" % (
+        session.game, session.header["variant"], "final" if r["finished"] else "in progress",
+        r["round"], "/%d" % total if total else "")]
+    for rank, p in session.standings():
+        lines.append("%2d. %-12s %4d%s" % (rank, session.players[p], r["scores"][p], "  winner" if p in r["winners"] else ""))
+    if r["tiebreak"]:
+        lines.append("tie-break: %s" % r["tiebreak"])
+    return "\n".join(lines)
+
+
+def _simulate(args):
+    from rules_core.record import dumps
+
+    if args.games < 1:
+        raise CliError("--games must be at least 1")
+    if args.game == "azul":
+        from rules_core.azul_engine import random_game
+        variant = args.variant or "colored"
+    else:
+        from rules_core.engine5211 import random_game
+        variant = args.variant or "standard"
+    out_dir = args.out if args.out and args.games > 1 else None
+    if out_dir:
+        os.makedirs(out_dir, exist_ok=True)
+    for k in range(args.games):
+        seed = args.seed + k
+        try:
+            game = random_game(args.players, seed, variant)
+        except ValueError as e:
+            raise CliError(str(e))
+        header, events = game[0], game[1]
+        text = "".join(dumps(x) + "\n" for x in [header] + list(events))
+        if out_dir:
+            path = os.path.join(out_dir, "%s_%dp_%d.jsonl" % (args.game, args.players, seed))
+        else:
+            path = args.out
+        if path:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            print("%s: scores %s" % (path, game[2]))
+        else:
+            sys.stdout.write(text)
+    return 0
+
+
+def main(argv=None):
+    parser = _Parser(prog="azul-companion", description="Azul Companion host tools")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, modname, helptext in COMMANDS:
+        p = sub.add_parser(name, help=helptext, description=helptext)
+        p.set_defaults(module=modname)
+        try:
+            _module(modname).add_arguments(p)
+        except ImportError:
+            p.set_defaults(unavailable=True)
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help()
+        return 2
+    if getattr(args, "unavailable", False):
+        print("azul-companion: %s is not available in this installation" % args.command, file=sys.stderr)
+        return 2
+    try:
+        return _module(args.module).run(args)
+    except CliError as e:
+        print("azul-companion %s: %s" % (args.command, e), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130

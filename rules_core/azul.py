@@ -1,0 +1,263 @@
+"""Azul (2017): wall-tiling scoring for the coloured and the grey wall.
+
+Board data (rulebook seeds 002 zh-TW / 003 ja; digest shared/rules/azul.md):
+- COLOURS: the five tile colours; the coloured wall's row r (0-based) reads
+  COLOURS[(c - r) % 5] for c = 0..4 (printed on the player board).
+- FLOOR_PENALTY: the floor line's printed slots, left to right ("4 tiles and the marker:
+  lose 8" = 1+1+2+2+2, seed 002 "計分").
+A wall is a 25-bit mask, bit r*5+c for row r, column c (0-based); `cells` keeps the colour
+of every cell (the grey wall has no printed colours).
+"""
+from rules_core.compat import const, clone_state
+from rules_core.errors import RuleError, RecordError
+
+COLOURS = ("blue", "yellow", "red", "black", "white")
+FLOOR_PENALTY = (1, 1, 2, 2, 2, 3, 3)
+FLOOR_SLOTS = const(7)
+ROW_BONUS = const(2)
+COLUMN_BONUS = const(7)
+COLOUR_BONUS = const(10)
+FULL_ROW = const(0b11111)
+
+
+def wall_column(row, colour):
+    """0-based column of `colour` (index) in 0-based `row` of the coloured wall."""
+    return (colour + row) % 5
+
+
+def placement_points(mask, row, col):
+    """Points for a tile placed at (row, col) next to the tiles in `mask` (rulebook "計分").
+
+    1 if it touches nothing; otherwise the horizontal run (if >= 2) plus the vertical run
+    (if >= 2), both counting the new tile.
+    """
+    mask |= 1 << (row * 5 + col)
+    h = 1
+    c = col - 1
+    while c >= 0 and mask >> (row * 5 + c) & 1:
+        h += 1
+        c -= 1
+    c = col + 1
+    while c < 5 and mask >> (row * 5 + c) & 1:
+        h += 1
+        c += 1
+    v = 1
+    r = row - 1
+    while r >= 0 and mask >> (r * 5 + col) & 1:
+        v += 1
+        r -= 1
+    r = row + 1
+    while r < 5 and mask >> (r * 5 + col) & 1:
+        v += 1
+        r += 1
+    if h == 1 and v == 1:
+        return 1
+    return (h if h > 1 else 0) + (v if v > 1 else 0)
+
+
+def floor_penalty(slots):
+    """Points lost for `slots` occupied floor slots (0..7)."""
+    return sum(FLOOR_PENALTY[:slots])
+
+
+def overflow_floor(floor, row):
+    """Grey wall: a complete line of `row` (1..5) with no legal cell drops all its tiles to
+    the floor; tiles beyond the 7th slot go to the lid and cost nothing (seed 002 變體規則)."""
+    return min(FLOOR_SLOTS, floor + row)
+
+
+def complete_rows(mask):
+    return sum(1 for r in range(5) if (mask >> (r * 5)) & FULL_ROW == FULL_ROW)
+
+
+def complete_columns(mask):
+    col = 1 | 1 << 5 | 1 << 10 | 1 << 15 | 1 << 20
+    return sum(1 for c in range(5) if (mask >> c) & col == col)
+
+
+def _int(ev, key, lo, hi, what):
+    v = ev.get(key)
+    if type(v) is not int or not lo <= v <= hi:
+        raise RecordError("%s must be a whole number %d..%d, got %r" % (what, lo, hi, v))
+    return v
+
+
+def colour_index(name):
+    if name not in COLOURS:
+        raise RecordError("unknown colour %r (one of %s)" % (name, ", ".join(COLOURS)))
+    return COLOURS.index(name)
+
+
+class AzulRules:
+    GAME = "azul"
+    VARIANTS = ("colored", "grey")
+    PLAYERS = (2, 4)
+    TIEBREAK = "most complete horizontal rows"
+
+    def __init__(self, variant, nplayers, options):
+        if variant not in self.VARIANTS:
+            raise RecordError("azul has no variant %r" % (variant,))
+        self.grey = variant == "grey"
+        self.n = nplayers
+        start = options.get("start", 0)
+        if type(start) is not int or not 0 <= start < nplayers:
+            raise RecordError("options.start must be a player index 0..%d" % (nplayers - 1))
+        self.round = 1
+        self.rounds_total = None  # the game ends after the round in which a row completes
+        self.start_player = start
+        self.finished = False
+        self.scores = [0] * nplayers
+        self.round_scores = []
+        self.walls = [0] * nplayers
+        self.cells = [bytearray(25) for _ in range(nplayers)]  # colour index + 1, 0 = empty
+        self.placed = [0] * nplayers  # placement points so far
+        self.floor_lost = [0] * nplayers  # penalty points actually lost (after the 0 floor)
+        self.bonus = None  # per player (rows, columns, colours) points once finished
+        self._walled = [None] * nplayers  # this round's floor count per player, None = not entered
+        self._first = None
+
+    def clone(self):
+        return clone_state(self)
+
+    # --- questions the entry screens ask ---
+    def free_colours(self, p, row):
+        """Colours (indices) that a complete line of `row` (1..5) can still put on p's wall."""
+        cells = self.cells[p]
+        r = row - 1
+        out = []
+        for k in range(5):
+            if self.grey:
+                if self.grey_columns(p, row, k):
+                    out.append(k)
+            elif not cells[r * 5 + wall_column(k, r)]:
+                out.append(k)
+        return out
+
+    def grey_columns(self, p, row, colour):
+        """Grey wall: legal 1-based columns for `colour` (index) in `row` (1..5)."""
+        cells = self.cells[p]
+        r = row - 1
+        v = colour + 1
+        if any(cells[r * 5 + c] == v for c in range(5)):
+            return []
+        return [c + 1 for c in range(5)
+                if not cells[r * 5 + c] and all(cells[rr * 5 + c] != v for rr in range(5))]
+
+    def wall_entered(self, p):
+        return self._walled[p] is not None
+
+    def last_round(self):
+        """True when a complete horizontal row is on a wall: this round is the last one."""
+        return any(complete_rows(m) for m in self.walls)
+
+    def pending(self):
+        if self.finished:
+            return []
+        return [("wall", p) for p in range(self.n) if self._walled[p] is None]
+
+    # --- events ---
+    def apply(self, ev):
+        if self.finished:
+            raise RuleError("the game is over")
+        e = ev["e"]
+        if e == "wall":
+            self._wall(ev)
+        elif e == "first":
+            p = _int(ev, "p", 0, self.n - 1, "p")
+            if self._first is not None:
+                raise RuleError("player %d already took the first-player marker this round" % (self._first + 1))
+            if self._walled[p] == 0:
+                raise RuleError("the first-player marker takes a floor slot, but player %d's floor was entered as 0" % (p + 1))
+            self._first = p
+        elif e == "end_round":
+            missing = self.pending()
+            if missing:
+                raise RuleError("round %d still needs the wall of %s" % (
+                    self.round, ", ".join("player %d" % (p + 1) for _, p in missing)))
+            self._end_round()
+        else:
+            raise RecordError("azul has no event %r" % (e,))
+
+    def _wall(self, ev):
+        p = _int(ev, "p", 0, self.n - 1, "p")
+        if self._walled[p] is not None:
+            raise RuleError("player %d's wall is already entered for round %d" % (p + 1, self.round))
+        floor = _int(ev, "floor", 0, FLOOR_SLOTS, "floor")
+        if floor == 0 and self._first == p:
+            raise RuleError("player %d holds the first-player marker, so the floor is at least 1" % (p + 1))
+        tiles = ev.get("tiles")
+        if type(tiles) is not list:
+            raise RecordError("tiles must be a list")
+        width = 3 if self.grey else 2
+        placements = []
+        for t in tiles:
+            if type(t) is not list or len(t) != width:
+                raise RecordError("each tile must be %s" % ("[row, column, colour]" if self.grey else "[row, colour]"))
+            row = t[0]
+            if type(row) is not int or not 1 <= row <= 5:
+                raise RecordError("row must be 1..5, got %r" % (row,))
+            colour = colour_index(t[-1])
+            if self.grey:
+                col = t[1]
+                if type(col) is not int or not 1 <= col <= 5:
+                    raise RecordError("column must be 1..5, got %r" % (col,))
+                col -= 1
+            else:
+                col = wall_column(colour, row - 1)
+            placements.append((row - 1, col, colour))
+        placements.sort()  # wall tiling goes top to bottom whatever the entry order
+        cells = bytearray(self.cells[p])
+        for i in range(len(placements)):
+            r, c, k = placements[i]
+            if i and placements[i - 1][0] == r:
+                raise RuleError("row %d is listed twice" % (r + 1))
+            if any(cells[r * 5 + cc] == k + 1 for cc in range(5)):
+                raise RuleError("row %d already has %s on the wall" % (r + 1, COLOURS[k]))
+            if cells[r * 5 + c]:
+                raise RuleError("row %d, column %d is already filled" % (r + 1, c + 1))
+            if any(cells[rr * 5 + c] == k + 1 for rr in range(5)):
+                raise RuleError("column %d already has %s on the wall" % (c + 1, COLOURS[k]))
+            cells[r * 5 + c] = k + 1
+        # all valid: score top to bottom, each tile seeing those placed before it
+        mask = self.walls[p]
+        gained = 0
+        for r, c, k in placements:
+            gained += placement_points(mask, r, c)
+            mask |= 1 << (r * 5 + c)
+        score = self.scores[p] + gained
+        lost = min(score, floor_penalty(floor))  # a score never drops below 0
+        self.scores[p] = score - lost
+        self.placed[p] += gained
+        self.floor_lost[p] += lost
+        self.walls[p] = mask
+        self.cells[p] = cells
+        self._walled[p] = floor
+
+    def _end_round(self):
+        if self.last_round():
+            self.bonus = []
+            for p in range(self.n):
+                m = self.walls[p]
+                cells = self.cells[p]
+                colours = sum(1 for k in range(5) if sum(1 for v in cells if v == k + 1) == 5)
+                b = (complete_rows(m) * ROW_BONUS, complete_columns(m) * COLUMN_BONUS, colours * COLOUR_BONUS)
+                self.bonus.append(b)
+                self.scores[p] += sum(b)
+            self.finished = True
+        self.round_scores.append(list(self.scores))
+        if self._first is not None:
+            self.start_player = self._first
+        if not self.finished:
+            self.round += 1
+            self._walled = [None] * self.n
+            self._first = None
+
+    # --- outcome ---
+    def rank_key(self, p):
+        return (self.scores[p], complete_rows(self.walls[p]))
+
+    def breakdown(self, p):
+        b = self.bonus[p] if self.bonus else (0, 0, 0)
+        return {"placement": self.placed[p], "floor": -self.floor_lost[p],
+                "rows_bonus": b[0], "columns_bonus": b[1], "colours_bonus": b[2],
+                "complete_rows": complete_rows(self.walls[p]), "total": self.scores[p]}

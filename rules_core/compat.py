@@ -1,0 +1,27 @@
+"""Runtime shims so the same source runs on CPython, MicroPython and CircuitPython."""
+try:
+    from micropython import const
+except ImportError:  # CPython: const() is only a hint to the MicroPython compiler
+    def const(x):
+        return x
+
+
+def copy_data(v):
+    """Deep copy of plain data (lists, dicts, bytearrays; ints, strs and tuples are shared)."""
+    t = type(v)
+    if t is list:
+        return [copy_data(x) for x in v]
+    if t is dict:
+        return {k: copy_data(x) for k, x in v.items()}
+    if t is bytearray:
+        return bytearray(v)
+    return v
+
+
+def clone_state(obj):
+    """An independent copy of a rules object, built without __init__ (MicroPython lacks
+    __dict__.update, so attributes are set one by one)."""
+    new = object.__new__(type(obj))
+    for k, v in obj.__dict__.items():
+        setattr(new, k, copy_data(v))
+    return new
