@@ -1,0 +1,269 @@
+"""Azul: Queen's Garden scoring (record game "garden")."""
+# Authority: the Traditional Chinese rulebook (shared/seeds/000_*); section names below are its
+# headings. What is scored and when:
+# - start (遊戲設置): every score marker starts on 15.
+# - C) 放置擴建組件: buying a face-down expansion costs 6 points; "the score may not drop below 0",
+#   so a buy is refused below 6 points. This is the rulebook's only floor: the pass losses and the
+#   final reserve penalty below are not clamped, so a score can end below 0.
+# - D) 略過: a passing player may discard reserve hexagons and loses their values; the first to
+#   pass in the round takes the start-player marker (starts the next round) and moves back 1.
+#   Passed players take no further turns in phase 1; phase 1 ends when everyone has passed.
+#   A pass without "discard" discards nothing.
+# - 階段二：計分 (every round): +1 per garden hexagon matching each of the wheel's three
+#   categories, so a hexagon matching two of them (its colour and its pattern) scores 2; then
+#   +1 per pillar. The record gives one count per category ("matches"): a hexagon matching two
+#   categories is counted in both counts. Variant side (變體規則): the pattern scoring differs and
+#   its numbers are not in the rulebook text, so the category points are entered as printed
+#   ("points") and the pillars still score 1 each.
+# - 最終計分 (after round 4's phase 2): reserve +1 per joker, minus the pattern value of every
+#   tile and expansion left; then every group of >= 3 hexagons matching a category scores the sum
+#   of its pattern values, +6 for a group of exactly 6. No group holds two identical hexagons, so
+#   a colour group has distinct patterns and a pattern group distinct colours: at most 6 each.
+#   The variant side's extra final bonuses are not in the rulebook text and not recorded.
+#
+# Flow: each round needs one `pass` and then one `round_score` per player; a player's round_score
+# may come once that player has passed (the garden cannot change after passing, so the points are
+# those of phase 2). In round 4 every player's `reserve` and `garden` (allowed once that player
+# has passed) are also required; the round's `end_round` then closes the game (`finished`).
+# pending() lists what is missing. Player 0 is the round-1 start player (the youngest, 進行遊戲).
+#
+# Entry-screen questions: can_buy(p), first_to_pass(), to_pass(), category_values(category),
+# group_score(category, values) (a group's points as it is typed). round_score takes "matches"
+# on the standard side and "points" on the variant side (self.variant).
+# Kept small: MicroPython compiles this file on a 64 KB heap in the tests.
+from rules_core.compat import const, clone_state
+from rules_core.errors import RecordError, RuleError
+
+START_SCORE = const(15)      # 遊戲設置
+BUY_COST = const(6)          # C) 放置擴建組件
+FIRST_PASS_LOSS = const(1)   # D) 略過
+ROUNDS = const(4)            # 遊戲目標
+GROUP_MIN = const(3)         # 最終計分: a group scores with at least 3 hexagons
+GROUP_MAX = const(6)         # no two identical hexagons: 6 patterns / 6 colours at most
+FULL_GROUP_BONUS = const(6)  # 最終計分: a group of exactly 6 scores 6 more
+
+# Sanity bounds (typo guards, not rules). 108 tiles = 18 per colour and per pattern; 36
+# expansions, each showing at most one hexagon and one central pillar when face up.
+MAX_MATCHES = const(54)      # one category: its 18 tiles + every expansion
+MAX_PILLARS = const(36)
+MAX_VARIANT_POINTS = const(972)   # 3 categories x MAX_MATCHES x the top pattern value 6
+RESERVE_TILES = const(12)    # 拿取瓷磚和擴建組件: a reserve holds 12 tiles (jokers take tile
+RESERVE_EXPANSIONS = const(2)  # spaces, 遊戲設置) and 2 expansions
+MAX_GROUPS = const(96)       # every hexagon is in at most 2 groups: 2 x (108 + 36) / 3
+
+# Patterns and their values (value = cost = points, 花紋). From the rulebook: tree 1, bird 2
+# (最終計分 "大樹-1、鳥兒-2，如此類推"), butterfly 3, flower 4 (花紋); values 5 and 6 follow
+# from "如此類推" and "six patterns". The names plant (5) and lily (6) are not in the
+# rulebook text; they come from a review (unverified).
+PATTERNS = ("tree", "bird", "butterfly", "flower", "plant", "lily")   # value = index + 1
+# Colours in check-track order (最終計分: 12 spaces, six colours then six patterns, blue first).
+# In the rulebook text: blue (藍色, first space), yellow (黃色鳥兒) and green (綠色, light and
+# dark not told apart). lightgreen/darkgreen, lilac, purple and the order after blue: from
+# reviews (unverified).
+COLOURS = ("blue", "yellow", "lightgreen", "darkgreen", "lilac", "purple")
+CATEGORIES = COLOURS + PATTERNS   # the check track, top to bottom
+
+EVENTS = ("buy", "pass", "round_score", "reserve", "garden", "end_round")
+# score parts of breakdown(), signed points; a score is START_SCORE + the sum of its parts
+PARTS = ("bought", "discarded", "first_pass", "rounds", "reserve", "groups", "group_bonus")
+
+
+# Pattern values a hexagon of this category can have: one for a pattern, 1..6 for a colour.
+def category_values(category):
+    if category in PATTERNS:
+        return (PATTERNS.index(category) + 1,)
+    if category in COLOURS:
+        return (1, 2, 3, 4, 5, 6)
+    raise RecordError("%r is not a category (%s)" % (category, ", ".join(CATEGORIES)))
+
+
+# (points, bonus) of one final-scoring group (最終計分), after checking that it can score.
+def group_score(category, values):
+    allowed = category_values(category)
+    n = len(_ints(category + " group values", values, 0, 99, 1, 6))
+    if n > GROUP_MAX:
+        raise RuleError("a %s group holds at most %d hexagons, got %d" % (category, GROUP_MAX, n))
+    if n < GROUP_MIN:
+        raise RuleError("a %s group scores with %d+ hexagons, got %d" % (category, GROUP_MIN, n))
+    for v in values:
+        if v not in allowed:
+            raise RuleError("a %s group holds only value %d, got %d" % (category, allowed[0], v))
+        if values.count(v) > 1 and category in COLOURS:
+            raise RuleError("a %s group has two %s hexagons" % (category, PATTERNS[v - 1]))
+    return sum(values), (FULL_GROUP_BONUS if n == GROUP_MAX else 0)
+
+
+# x as an int in lo..hi (a bool is not a count), or RecordError naming what it is.
+def _int(what, x, lo, hi):
+    if type(x) is not int or x < lo or x > hi:
+        raise RecordError("%s must be %d..%d, got %r" % (what, lo, hi, x))
+    return x
+
+
+def _ints(what, x, n_lo, n_hi, lo, hi):
+    if type(x) is not list or not n_lo <= len(x) <= n_hi:
+        raise RecordError("%s must be a list of %d..%d numbers" % (what, n_lo, n_hi))
+    for v in x:
+        _int(what, v, lo, hi)
+    return x
+
+
+class GardenRules:
+    GAME = "garden"
+    VARIANTS = ("standard", "variant")
+    PLAYERS = (2, 4)
+    TIEBREAK = None   # 最終計分: tied players share the victory
+
+    def __init__(self, variant, nplayers, options):
+        if variant is None:
+            variant = "standard"
+        if variant not in self.VARIANTS:
+            raise RecordError("garden variant must be standard or variant")
+        if type(nplayers) is not int or not 2 <= nplayers <= 4:
+            raise RecordError("garden needs 2..4 players")
+        if options:   # None or {} only
+            raise RecordError("garden takes no options")
+        self.variant = variant
+        self.nplayers = nplayers
+        self.round = 1
+        self.rounds_total = ROUNDS
+        self.start_player = 0
+        self.finished = False
+        self.round_scores = []   # every player's total when each round closed (the last: final)
+        self.scores = [START_SCORE] * nplayers
+        self.parts = {k: [0] * nplayers for k in PARTS}
+        self.first = None        # who passed first this round (D: starts the next round)
+        self.done = []           # (event, p) entered this round: pass, round_score, reserve, garden
+
+    # ---- questions for the entry screens ----
+    def first_to_pass(self):   # this round's first to pass (next start player), or None
+        return self.first
+
+    def to_pass(self):   # players still acting in phase 1, in turn order
+        return [p for p in self._order() if ("pass", p) not in self.done]
+
+    def can_buy(self, p):   # in phase 1 with 6 points or more
+        try:
+            self._buy(None, p)
+        except RuleError:
+            return False
+        return True
+
+    def _order(self):
+        n = self.nplayers
+        return [(self.start_player + i) % n for i in range(n)]
+
+    # ---- events: a _<event> method validates and returns {part: points}; apply then mutates ----
+    def apply(self, ev):
+        if type(ev) is not dict:
+            raise RecordError("an event must be an object")
+        e = ev.get("e")
+        if e == "note":
+            return
+        if e not in EVENTS:
+            raise RecordError("unknown garden event %r" % (e,))
+        if self.finished:
+            raise RuleError("the game is over: no %s after it" % e)
+        if e == "end_round":
+            self._end_round()
+            return
+        p = _int(e + " p", ev.get("p"), 0, self.nplayers - 1)
+        if e != "buy" and (e, p) in self.done:
+            raise RuleError("player %d already has a %s in round %d" % (p, e, self.round))
+        if e in ("reserve", "garden") and self.round != ROUNDS:
+            raise RuleError("%s is final scoring, not for round %d" % (e, self.round))
+        if e not in ("buy", "pass") and ("pass", p) not in self.done:   # 階段二, 最終計分
+            raise RuleError("player %d has not passed in round %d" % (p, self.round))
+        gains = getattr(self, "_" + e)(ev, p)
+        if e == "pass" and self.first is None:
+            self.first = p
+            gains["first_pass"] = -FIRST_PASS_LOSS
+        if e != "buy":
+            self.done.append((e, p))
+        total = START_SCORE
+        for k in PARTS:
+            self.parts[k][p] += gains.get(k, 0)
+            total += self.parts[k][p]
+        self.scores[p] = total
+
+    def _buy(self, ev, p):
+        if ("pass", p) in self.done:
+            raise RuleError("player %d passed: no buying until round %d ends" % (p, self.round))
+        if self.scores[p] < BUY_COST:
+            raise RuleError("player %d has %d points: buying (6) may not go below 0" % (p, self.scores[p]))
+        return {"bought": -BUY_COST}
+
+    def _pass(self, ev, p):
+        discard = _ints("pass discard", ev.get("discard", []), 0, RESERVE_TILES + RESERVE_EXPANSIONS, 1, 6)
+        return {"discarded": -sum(discard)}
+
+    def _round_score(self, ev, p):
+        pts = _int("round_score pillars", ev.get("pillars"), 0, MAX_PILLARS)
+        if self.variant == "standard":
+            if "points" in ev:
+                raise RecordError("round_score: standard side takes matches")
+            pts += sum(_ints("round_score matches", ev.get("matches"), 3, 3, 0, MAX_MATCHES))
+        elif "matches" in ev:
+            raise RecordError("round_score: variant side takes points")
+        else:
+            pts += _int("round_score points", ev.get("points"), 0, MAX_VARIANT_POINTS)
+        return {"rounds": pts}
+
+    def _reserve(self, ev, p):
+        jokers = _int("reserve jokers", ev.get("jokers"), 0, RESERVE_TILES)
+        values = _ints("reserve values", ev.get("values"), 0, RESERVE_TILES + RESERVE_EXPANSIONS, 1, 6)
+        if jokers + len(values) > RESERVE_TILES + RESERVE_EXPANSIONS:
+            raise RuleError("a reserve holds 12 tiles + 2 expansions, got %d jokers + %d hexagons"
+                            % (jokers, len(values)))
+        return {"reserve": jokers - sum(values)}
+
+    def _garden(self, ev, p):
+        groups = ev.get("groups")
+        if type(groups) is not list or len(groups) > MAX_GROUPS:
+            raise RecordError("garden groups must be a list")
+        gains = {"groups": 0, "group_bonus": 0}
+        for g in groups:
+            if type(g) is not dict:
+                raise RecordError("a garden group must be an object, got %r" % (g,))
+            pts, bonus = group_score(g.get("of"), g.get("values"))
+            gains["groups"] += pts
+            gains["group_bonus"] += bonus
+        return gains
+
+    def _end_round(self):
+        missing = self.pending()
+        if missing:
+            raise RuleError("round %d cannot end: missing %s"
+                            % (self.round, ", ".join(["%s of player %d" % m for m in missing])))
+        self.start_player = self.first
+        self.round_scores.append(list(self.scores))
+        if self.round == ROUNDS:
+            self.finished = True
+            return
+        self.round += 1
+        self.first = None
+        self.done = []
+
+    # ---- the Session contract ----
+    # Entries still required before end_round: passes, round scores, then (round 4) reserves
+    # and gardens; players in turn order from the start player.
+    def pending(self):
+        if self.finished:
+            return []
+        need = ("pass", "round_score")
+        if self.round == ROUNDS:
+            need += ("reserve", "garden")
+        return [(e, p) for e in need for p in self._order() if (e, p) not in self.done]
+
+    def clone(self):
+        return clone_state(self)
+
+    def rank_key(self, p):
+        return (self.scores[p],)
+
+    # start + the signed parts (bought, discarded, ..., group_bonus) == total
+    def breakdown(self, p):
+        d = {"start": START_SCORE, "total": self.scores[p]}
+        for k in PARTS:
+            d[k] = self.parts[k][p]
+        return d

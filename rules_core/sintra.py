@@ -1,0 +1,277 @@
+"""Azul: Stained Glass of Sintra scoring (record game "sintra")."""
+# Authority: the Traditional Chinese rulebook (shared/seeds/001_*); section names below are
+# its headings. What is scored and when:
+# - window (第三步 3a-3c): colour bonus (+1 per pane of the round colour on the completed
+#   strip); the kept pane goes to the top frame, or to the bottom frame if the top is taken;
+#   then the window score: the value under this window + the value under every window TO ITS
+#   RIGHT that holds one or two panes, adjacent or not (example 2 + 1 + 2 = 5).
+# - broken glass and the start tile (第一步 note, 第二步): the broken-glass marker goes down
+#   1 space per pane; reaching the bottom space loses its value (18) at once and the marker
+#   returns to the top (遊戲結束 note); further moves continue from there.
+# - final scoring after round VI (遊戲結束): +1 per 3 panes left on the strips, minus the
+#   value at the marker, then side A ornaments or side B complete windows x one colour.
+# - tie (遊戲結束, last paragraph): fewer points lost on the track, resets included.
+# Scores are not clamped at 0: the rulebook never says a score stops at 0.
+#
+# Flow: in rounds I..V `end_round` needs nothing: a round can end without anyone taking the
+# start tile (every factory of one colour, nobody ever takes from the centre), and then the
+# start player stays. In round VI every player's `leftover` must be entered before
+# `end_round`, which runs the final scoring; play events of a player come before their
+# leftover.
+#
+# Entry-screen helpers: bonus_colour(), open_windows(p), track_position(p), window_score(p, col).
+# Kept small, with comments instead of docstrings: MicroPython compiles this file from
+# source on a 64 KB heap in the tests.
+from rules_core.compat import const
+from rules_core.errors import RecordError, RuleError
+
+# Glass colours: pink, orange, yellow are named in the rulebook; green and blue are working
+# names (unverified against the box).
+COLOURS = ("pink", "orange", "yellow", "green", "blue")
+
+NCOLS = const(8)    # windows per palace board, columns 1..8
+NROUNDS = const(6)
+STRIP = const(5)    # spaces on a pattern strip; a full strip is completed at once
+
+# Printed board values the rulebook text does not give; options.board overrides each key.
+DEFAULT_BOARD = {
+    # UNVERIFIED placeholder for both sides: the rulebook only shows a window worth 2 with
+    # windows worth 1 and 2 to its right. The owner corrects it once on the device.
+    "windows": (1, 2, 1, 2, 1, 2, 1, 2),
+    # Inferred: the example figure shows -4, -5, -6 on consecutive spaces and a marker on -8;
+    # the bottom space is -18 (遊戲結束 note). Top to bottom; the marker starts on the top.
+    "track": (0, -1, -2, -3, -4, -5, -6, -8, -10, -12, -14, -16, -18),
+    # Inferred: side A ornaments between windows 1-2, 3-4, 5-6, 7-8 (4 frames each).
+    "ornaments": ((1, 2), (3, 4), (5, 6), (7, 8)),
+}
+
+# Side A: points per ornament by its filled frames, 0..4 (遊戲結束 3) A面)
+ORNAMENT_POINTS = (0, 0, 3, 6, 10)
+
+
+def _bad(x, lo, hi):
+    return type(x) is not int or x < lo or x > hi   # bool is not a number here
+
+
+def _int(ev, key, lo, hi):
+    # ev[key] as an int in lo..hi, or RecordError naming the event and field.
+    x = ev.get(key)
+    if _bad(x, lo, hi):
+        raise RecordError("%s: %s must be an integer %d..%d, got %r" % (ev.get("e"), key, lo, hi, x))
+    return x
+
+
+def _ints(what, x, n_lo, n_hi, lo, hi):
+    # x as a tuple of n_lo..n_hi ints, each in lo..hi.
+    if type(x) not in (list, tuple) or not n_lo <= len(x) <= n_hi or [v for v in x if _bad(v, lo, hi)]:
+        raise RecordError("%s must be %d..%d integers %d..%d, got %r" % (what, n_lo, n_hi, lo, hi, x))
+    return tuple(x)
+
+
+def _copy(v):
+    # Deep copy of nested lists; every other value in the state is immutable.
+    return [_copy(x) for x in v] if type(v) is list else v
+
+
+def _board(board):
+    # The board values in use: (windows, track, ornaments).
+    for k in board:
+        if k not in DEFAULT_BOARD:
+            raise RecordError("board: unknown key %r" % (k,))
+    w = _ints("board windows", board.get("windows", DEFAULT_BOARD["windows"]), 8, 8, 0, 99)
+    t = _ints("board track", board.get("track", DEFAULT_BOARD["track"]), 2, 30, -99, 0)
+    if t[0] or not t[-1] or sorted(t) != list(t)[::-1]:
+        raise RecordError("board track must fall from 0 at the top, got %r" % (t,))
+    orn = board.get("ornaments", DEFAULT_BOARD["ornaments"])
+    if type(orn) not in (list, tuple) or len(orn) > 4:
+        raise RecordError("board ornaments must be up to 4 column pairs, got %r" % (orn,))
+    orn = tuple(_ints("board ornament", o, 2, 2, 1, 8) for o in orn)
+    cols = [c for o in orn for c in o]
+    if len(set(cols)) < len(cols):
+        raise RecordError("board ornaments: a column is in two ornaments")
+    return w, t, orn
+
+
+class SintraRules:
+    GAME = "sintra"
+    VARIANTS = ("A", "B")
+    PLAYERS = (2, 4)
+    TIEBREAK = "fewer points lost on the broken-glass track"
+
+    def __init__(self, variant, nplayers, options):
+        variant = variant or "A"
+        if variant not in self.VARIANTS:
+            raise RecordError("sintra variant must be A or B, got %r" % (variant,))
+        if _bad(nplayers, 2, 4):
+            raise RecordError("sintra needs 2..4 players, got %r" % (nplayers,))
+        options = options or {}
+        if type(options) is not dict or type(options.get("board") or {}) is not dict:
+            raise RecordError("sintra options and options.board must be objects, got %r" % (options,))
+        # Round indicator (遊戲設置 7): II..VI show each colour once, I is drawn from the bag.
+        rc = options.get("round_colors")
+        if type(rc) not in (list, tuple) or len(rc) != NROUNDS \
+                or [c for c in rc if c not in COLOURS] or sorted(rc[1:]) != sorted(COLOURS):
+            raise RecordError("round_colors must be 6 glass colours, rounds II..VI each of %s once, got %r"
+                              % ("/".join(COLOURS), rc))
+        self.variant = variant
+        self.nplayers = n = nplayers
+        self.options = options
+        self.round_colors = tuple(rc)
+        self.windows, self.track, self.ornaments = _board(options.get("board") or {})
+        self.max_broken = 4 * (2 * n + 1)   # all glass of a round: 4 on each of 5/7/9 factories
+        self.round = 1
+        self.rounds_total = NROUNDS
+        self.scores = [0] * n
+        self.start_player = 0
+        self.finished = False
+        self.round_scores = []      # totals after each closed round (the last includes final scoring)
+        self.next_start = None      # who took the start tile this round
+        self.marker = [0] * n       # broken-glass marker: index into self.track, 0 = top
+        self.reset_loss = [0] * n   # points lost on the bottom space so far (already in scores)
+        self.window_pts = [0] * n
+        self.bonus_pts = [0] * n
+        # kept panes per window, top frame first: len() is the number of filled frames, 0..2
+        self.glass = [[[] for _ in range(NCOLS)] for _ in range(n)]
+        self.leftover = [None] * n  # glass left on the strips after round VI's play
+        self.final = [None] * n     # (leftover points, marker penalty, side points, colour)
+
+    # ---- questions for the entry screens ----
+    def bonus_colour(self):
+        # This round's colour (the top pane of the round indicator).
+        return self.round_colors[self.round - 1]
+
+    def open_windows(self, p):
+        # Columns (1-based) whose window still has an empty frame, i.e. whose strip remains.
+        return [c + 1 for c in range(NCOLS) if len(self.glass[p][c]) < 2]
+
+    def track_position(self, p):
+        # Index of p's broken-glass marker on self.track (0 = top space).
+        return self.marker[p]
+
+    def window_score(self, p, col):
+        # 3c: value under col + every window to its right holding glass.
+        return self.windows[col - 1] + sum(self.windows[c] for c in range(col, NCOLS) if self.glass[p][c])
+
+    def lost_on_track(self, p):
+        # Points lost on the broken-glass track: resets plus the marker's current space.
+        return self.reset_loss[p] - self.track[self.marker[p]]
+
+    # ---- events: validate everything, then mutate ----
+    def apply(self, ev):
+        e = ev.get("e")
+        if e == "note":
+            return
+        if e not in ("window", "broken", "first", "leftover", "end_round"):
+            raise RecordError("unknown sintra event %r" % (e,))
+        if self.finished:
+            raise RuleError("the game is over: no %s after the final scoring" % e)
+        if e == "end_round":
+            return self._end_round()
+        p = _int(ev, "p", 0, self.nplayers - 1)
+        if self.leftover[p] is not None:
+            raise RuleError("player %d's leftover glass is already entered: enter %s before it" % (p, e))
+        if e == "window":
+            self._window(ev, p)
+        elif e == "broken":
+            self._move_marker(p, _int(ev, "n", 0, self.max_broken))
+        elif e == "first":
+            if self.next_start is not None:
+                raise RuleError("player %d already took the start tile this round" % self.next_start)
+            self.next_start = p
+            self._move_marker(p, 1)   # 第一步 note: the start tile costs 1 space
+        else:
+            if self.round != NROUNDS:
+                raise RuleError("leftover glass is entered in round 6 only (this is round %d)" % self.round)
+            # a strip holding 5 is completed at once, so each remaining strip holds at most 4
+            self.leftover[p] = _int(ev, "n", 0, 4 * len(self.open_windows(p)))
+
+    def _window(self, ev, p):
+        col = _int(ev, "col", 1, NCOLS)
+        bonus = _int(ev, "bonus", 0, STRIP)
+        keep = ev.get("keep")
+        if keep not in COLOURS:
+            raise RecordError("window: keep must be a glass colour (%s), got %r" % (", ".join(COLOURS), keep))
+        frames = self.glass[p][col - 1]
+        if len(frames) > 1:
+            raise RuleError("player %d's window %d already has both frames filled" % (p, col))
+        rc = self.bonus_colour()
+        if keep == rc and not bonus:
+            raise RuleError("kept %s glass is this round's colour, so the colour bonus is at least 1" % keep)
+        if bonus == STRIP and keep != rc:
+            raise RuleError("all 5 panes are %s (bonus 5), so the kept glass is %s, not %s" % (rc, rc, keep))
+        frames.append(keep)
+        pts = self.window_score(p, col)
+        self.bonus_pts[p] += bonus
+        self.window_pts[p] += pts
+        self.scores[p] += bonus + pts
+
+    def _move_marker(self, p, steps):
+        # Marker down `steps` spaces; the bottom space costs its value and sends it to the top.
+        last = len(self.track) - 1
+        m = self.marker[p] + steps
+        self.marker[p] = m % last
+        lose = -self.track[last] * (m // last)   # one bottom value per pass over the bottom
+        self.scores[p] -= lose
+        self.reset_loss[p] += lose
+
+    def _end_round(self):
+        missing = [str(p) for _, p in self.pending()]
+        if missing:
+            raise RuleError("round 6 cannot end: leftover glass missing for player %s" % ", ".join(missing))
+        if self.next_start is not None:
+            self.start_player = self.next_start
+        self.next_start = None
+        if self.round < NROUNDS:
+            self.round += 1
+        else:
+            for p in range(self.nplayers):
+                self._final_score(p)
+            self.finished = True
+        self.round_scores.append(list(self.scores))
+
+    def _final_score(self, p):
+        # 遊戲結束 1) to 3).
+        g = self.glass[p]
+        colour = ""
+        if self.variant == "A":
+            side = sum(ORNAMENT_POINTS[len(g[a - 1]) + len(g[b - 1])] for a, b in self.ornaments)
+        else:
+            # the player names one colour: take the best, the first in COLOURS on a tie
+            best = 0
+            for c in COLOURS:
+                k = sum(f.count(c) for f in g)
+                if k > best:
+                    best, colour = k, c
+            side = best * len([f for f in g if len(f) == 2])
+        left = self.leftover[p] // 3
+        penalty = -self.track[self.marker[p]]
+        self.final[p] = (left, penalty, side, colour)
+        self.scores[p] += left - penalty + side
+
+    # ---- the rest of the contract ----
+    def pending(self):
+        # Round VI needs every player's leftover glass; other rounds need nothing.
+        if self.finished or self.round < NROUNDS:
+            return []
+        return [("leftover", p) for p in range(self.nplayers) if self.leftover[p] is None]
+
+    def clone(self):
+        c = SintraRules(self.variant, self.nplayers, self.options)
+        for k, v in self.__dict__.items():
+            setattr(c, k, _copy(v))
+        return c
+
+    def rank_key(self, p):
+        return (self.scores[p], -self.lost_on_track(p))
+
+    def breakdown(self, p):
+        # windows + colour_bonus - track_resets - marker_penalty + leftover_points + side_points == total.
+        left, penalty, side, colour = self.final[p] or (0, 0, 0, "")
+        d = {"windows": self.window_pts[p], "colour_bonus": self.bonus_pts[p],
+             "track_resets": self.reset_loss[p], "marker_penalty": penalty,
+             "glass_lost": self.lost_on_track(p), "leftover_points": left,
+             "side_points": side, "total": self.scores[p]}
+        if self.variant == "B":
+            d["windows_complete"] = len([f for f in self.glass[p] if len(f) == 2])
+            d["colour"] = colour
+        return d

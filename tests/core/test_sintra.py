@@ -1,0 +1,225 @@
+"""Sintra scoring, numbers worked out by hand from the rulebook (shared/seeds/001_*).
+
+Events are written as short scripts (one string is one token: MicroPython compiles this file
+on a 64 KB heap): 'w P COL KEEP [BONUS]' window (bonus defaults to 1 when KEEP is the round
+colour, else 0), 'b P N' broken, 'f P' first, 'l P N' leftover, 'e' end_round; ';' separates.
+"""
+from checks import raises
+from rules_core.errors import RecordError, RuleError
+from rules_core.sintra import SintraRules
+
+COLS = "pink orange yellow green blue pink".split()   # rounds I..VI
+R6 = "e;e;e;e;e"                                      # rounds I..V end: now round VI
+FIN = "l 0 0;l 1 0;e"                                 # no glass left, final scoring
+
+
+def new(variant="A", board=None, cols=COLS):
+    return SintraRules(variant, 2, {"round_colors": cols, "board": board} if board else {"round_colors": cols})
+
+
+def ev(r, step):
+    a = step.split()
+    if a[0] == "e":
+        return {"e": "end_round"}
+    if a[0] == "w":
+        bonus = int(a[4]) if len(a) > 4 else int(a[3] == r.bonus_colour())
+        return {"e": "window", "p": int(a[1]), "col": int(a[2]), "bonus": bonus, "keep": a[3]}
+    d = {"e": {"b": "broken", "f": "first", "l": "leftover"}[a[0]], "p": int(a[1])}
+    if len(a) > 2:
+        d["n"] = int(a[2])
+    return d
+
+
+def run(r, script):
+    for step in script.split(";"):
+        r.apply(ev(r, step))
+    return r
+
+
+def err(exc, r, script, match):
+    raises(exc, run, r, script, match=match)
+
+
+def test_window_score_example_2_1_2():
+    """第三步 3c: value under this window + windows to its right holding glass: 2 + 1 + 2 = 5."""
+    r = new(board={"windows": [3, 2, 1, 2, 4, 1, 1, 1]})
+    assert run(r, "w 0 4 orange").scores == [2, 0]      # 2, nothing to its right
+    assert run(r, "w 0 3 orange").scores == [5, 0]      # 1 + 2
+    assert run(r, "w 0 2 orange").scores == [10, 0]     # 2 + 1 + 2 = 5
+    assert r.breakdown(0)["windows"] == 10
+
+
+def test_window_score_non_adjacent_and_bottom_frame():
+    """第三步 3b/3c: every window to the right with 1 or 2 panes counts, adjacent or not; the
+    window counts again when its bottom frame fills; windows to its left never count."""
+    r = new(board={"windows": [3, 2, 1, 2, 4, 1, 1, 1]})
+    run(r, "w 0 7 blue;w 0 2 blue;w 0 1 blue")         # 1, 2 + 1, 3 + 2 + 1
+    assert r.scores[0] == 10
+    assert run(r, "w 0 2 green").scores[0] == 13        # 2 + 1 (col 7)
+    assert r.open_windows(0) == [1, 3, 4, 5, 6, 7, 8]
+    assert r.window_score(0, 5) == 4 + 1
+
+
+def test_colour_bonus_round_three_yellow():
+    """第三步 3a example: round III colour yellow, 2 yellow on the strip -> +2 before the window."""
+    r = run(new(board={"windows": [1] * 8}), "e;e")
+    assert r.bonus_colour() == "yellow"
+    assert run(r, "w 1 5 yellow 2").scores == [0, 3]     # 2 bonus + 1 window
+    assert r.breakdown(1)["colour_bonus"] == 2
+
+
+def test_leftover_seven_panes_two_points():
+    """遊戲結束 1) example: 7 panes left on the strips -> 2 points (remainder ignored)."""
+    r = run(new(), R6 + ";l 0 7;l 1 2;e")
+    assert r.finished and r.scores == [2, 0]
+    assert r.breakdown(0)["leftover_points"] == 2
+
+
+def test_marker_on_minus_8_loses_8():
+    """遊戲結束 2) example: marker on -8 -> lose 8 (track 0,-1,..,-6,-8: 7 spaces down)."""
+    r = run(new(), "b 0 7")
+    assert r.track_position(0) == 7 and r.track[7] == -8
+    assert r.scores == [0, 0]            # the marker's space is only paid at the end
+    run(r, R6 + ";" + FIN)
+    assert r.scores == [-8, 0] and r.breakdown(0)["marker_penalty"] == 8
+
+
+def test_bottom_space_loses_18_and_marker_restarts():
+    """遊戲結束 note: reaching -18 loses 18 at once, marker back to the top, moves go on."""
+    r = run(new(), "b 0 11")
+    assert r.scores[0] == 0 and r.track_position(0) == 11
+    run(r, "f 0")                        # the start tile moves it onto the bottom space
+    assert r.scores[0] == -18 and r.track_position(0) == 0
+    run(r, "b 0 2")
+    assert r.track_position(0) == 2 and r.lost_on_track(0) == 20   # 18 + the -2 it is on
+    run(r, "b 1 14")                     # 12 to the bottom, then 2 more from the top
+    assert r.scores[1] == -18 and r.track_position(1) == 2
+
+
+def test_side_a_ornaments_10_10_3():
+    """遊戲結束 3) A面 example: two ornaments with 4 panes, the last with 2 -> 10 + 10 + 3 = 23."""
+    r = run(new(), ";".join("w 0 %d blue;w 0 %d blue" % (c, c) for c in (1, 2, 3, 4)) + ";w 0 7 blue;w 0 8 blue")
+    before = r.scores[0]
+    run(r, R6 + ";" + FIN)
+    assert r.breakdown(0)["side_points"] == 23 and r.scores[0] == before + 23
+
+
+def test_side_a_three_panes_score_6():
+    """遊戲結束 3) A面: 3 panes around an ornament -> 6; 1 pane -> 0."""
+    r = run(new(), "w 0 5 blue;w 0 5 green;w 0 6 blue;w 0 1 blue;" + R6 + ";" + FIN)
+    assert r.breakdown(0)["side_points"] == 6
+
+
+def test_side_b_four_windows_times_five_orange():
+    """遊戲結束 3) B面 example: 4 complete windows x 5 orange panes (single-pane windows count)."""
+    r = run(new("B"), "w 0 1 orange;w 0 1 orange;w 0 2 orange;w 0 2 pink;w 0 3 orange;w 0 3 yellow;"
+                      "w 0 4 pink;w 0 4 blue;w 0 5 orange;w 0 6 pink;" + R6 + ";" + FIN)
+    b = r.breakdown(0)
+    assert (b["side_points"], b["colour"], b["windows_complete"]) == (20, "orange", 4)
+    assert r.breakdown(1)["side_points"] == 0
+
+
+def test_tie_broken_on_fewer_points_lost_including_resets():
+    """遊戲結束, last paragraph: tie -> fewer points lost on the broken-glass track, resets included."""
+    # p0: window 4 is worth 2, then 12 broken: -18 reset; p1: 11 broken, ends on -16
+    r = run(new(), "w 0 4 blue;b 0 12;b 1 11;" + R6 + ";" + FIN)
+    assert r.scores == [-16, -16]
+    assert r.rank_key(0) == (-16, -18) and r.rank_key(1) == (-16, -16)
+    assert SintraRules.TIEBREAK == "fewer points lost on the broken-glass track"
+
+
+def test_whole_game_six_rounds():
+    """進行遊戲 to 遊戲結束: a 2-player game on the default board (1 2 1 2 1 2 1 2), by hand."""
+    r = new()
+    # I pink: p0 2 + 2; p1 marker 1 then 1; p0 marker 3
+    assert run(r, "w 0 8 pink 2;f 1;w 1 1 blue;b 0 3;e").scores == [4, 1]
+    assert r.start_player == 1 and r.round == 2
+    # II orange: p1 3 + 2; p0 1 + (1 + 2); p0 marker 4
+    assert run(r, "w 1 2 orange 3;w 0 7 orange 1;f 0;e").scores == [8, 6]
+    assert r.start_player == 0
+    # III yellow: p0 2 + 2 (window 8 full); p1 1 + 11 = bottom: -18, marker 0; nobody takes the start tile
+    assert run(r, "w 0 8 yellow 2;b 1 11;e").scores == [12, -12]
+    assert r.start_player == 0
+    # IV green: p0 1 + (1 + 1 + 2); p1 0 + (1 + 2); p1 marker 1
+    err(RuleError, r, "w 0 8 green 1", "window 8 already has both frames filled")
+    assert run(r, "w 0 5 green 1;w 1 1 pink 0;f 1;e").scores == [17, -9]
+    # V blue: p1 5 + 2; p0 marker 6
+    assert run(r, "w 1 2 blue 5;b 0 2;e").scores == [17, -2]
+    # VI pink: p0 1 + (2 + 1 + 2); p1 marker 2
+    run(r, "w 0 6 pink 1;f 1")
+    assert r.pending() == [("leftover", 0), ("leftover", 1)]
+    err(RuleError, r, "e", "leftover glass missing for player 0, 1")
+    run(r, "l 0 7;l 1 5;e")
+    # p0: 23 + 7//3 - 6 (marker) + ornament 5-6 (2 panes) 3 + ornament 7-8 (3 panes) 6 = 28
+    # p1: -2 + 5//3 - 2 (marker) + ornament 1-2 (4 panes) 10 = 7
+    assert r.finished and r.round == 6 and r.scores == [28, 7]
+    assert r.round_scores == [[4, 1], [8, 6], [12, -12], [17, -9], [17, -2], [28, 7]]
+    b0, b1 = r.breakdown(0), r.breakdown(1)
+    assert (b0["windows"], b0["colour_bonus"], b0["marker_penalty"], b0["side_points"]) == (16, 7, 6, 9)
+    assert (b1["windows"], b1["colour_bonus"], b1["track_resets"], b1["glass_lost"]) == (8, 8, 18, 20)
+    for b in (b0, b1):
+        assert b["total"] == (b["windows"] + b["colour_bonus"] - b["track_resets"] - b["marker_penalty"]
+                              + b["leftover_points"] + b["side_points"])
+    assert r.rank_key(0) == (28, -6) and r.rank_key(1) == (7, -20)
+    err(RuleError, r, "b 0 1", "the game is over")
+    err(RuleError, r, "e", "the game is over")
+
+
+def test_event_validation_messages():
+    """第二步/第三步 limits: 8 windows, 5 spaces per strip, known colours, players in range."""
+    r = new()
+    for script, match in (("w 0 9 blue", "col must be an integer 1..8, got 9"),
+                          ("w 0 1 blue 6", "bonus must be an integer 0..5"),
+                          ("w 0 1 purple", "keep must be a glass colour"),
+                          ("w 2 1 blue", "p must be an integer 0..1, got 2"),
+                          ("b 0 -1", "n must be an integer 0..20"),
+                          ("b 0", "n must be an integer 0..20, got None")):
+        err(RecordError, r, script, match)
+    raises(RecordError, r.apply, {"e": "broken", "p": True, "n": 1}, match="p must be an integer")
+    raises(RecordError, r.apply, {"e": "wall", "p": 0}, match="unknown sintra event 'wall'")
+    err(RuleError, r, "w 0 1 pink 0", "colour bonus is at least 1")
+    err(RuleError, r, "w 0 1 blue 5", "the kept glass is pink, not blue")
+    run(r, "f 1")
+    err(RuleError, r, "f 0", "player 1 already took the start tile")
+    err(RuleError, r, "l 0 3", "round 6 only (this is round 1)")
+    assert r.scores == [0, 0] and r.track_position(0) == 0 and r.track_position(1) == 1
+
+
+def test_leftover_bounds_and_order():
+    """遊戲結束 1): leftover glass sits on the remaining strips, at most 4 on each."""
+    r = run(new(), ";".join("w 0 %d blue;w 0 %d blue" % (c, c) for c in range(1, 8)) + ";" + R6)
+    err(RecordError, r, "l 0 5", "n must be an integer 0..4")
+    run(r, "l 0 4")
+    err(RuleError, r, "l 0 4", "leftover glass is already entered")
+    err(RuleError, r, "b 0 1", "leftover glass is already entered")
+    assert r.pending() == [("leftover", 1)]
+
+
+def test_options_validation():
+    """遊戲設置 7: rounds II..VI show each colour once, round I any colour; board shape."""
+    raises(RecordError, SintraRules, "A", 2, {}, match="round_colors must be 6 glass colours")
+    raises(RecordError, new, "A", None, COLS[:5], match="round_colors must be 6 glass colours")
+    raises(RecordError, new, "A", None, ["red"] + COLS[1:], match="round_colors must be 6 glass colours")
+    raises(RecordError, new, "A", None, COLS[:2] + COLS[1:5], match="rounds II..VI each of pink/orange/yellow/green/blue once")
+    raises(RecordError, new, "A", None, COLS[:5] + [3], match="round_colors must be 6 glass colours")
+    raises(RecordError, SintraRules, "A", 2, {"round_colors": COLS, "board": [1]}, match="must be objects")
+    raises(RecordError, SintraRules, "C", 2, {"round_colors": COLS}, match="variant must be A or B")
+    raises(RecordError, SintraRules, "A", 5, {"round_colors": COLS}, match="needs 2..4 players")
+    for board, match in (({"windows": [1, 2, 3]}, "board windows must be 8..8 integers"),
+                         ({"track": [0, -1, 2]}, "board track must be 2..30 integers -99..0"),
+                         ({"track": [0, -2, -1]}, "must fall from 0"),
+                         ({"ornaments": [[1, 2], [2, 3]]}, "a column is in two ornaments"),
+                         ({"size": 3}, "board: unknown key 'size'")):
+        raises(RecordError, new, "A", board, match=match)
+    r = run(new("A", {"track": [0, -5, -10]}), "b 0 3")   # 2 down = bottom: -10, then 1 more
+    assert r.scores[0] == -10 and r.track_position(0) == 1
+    assert new(cols=["blue"] + COLS[1:]).bonus_colour() == "blue"   # round I: any colour
+
+
+def test_clone_is_independent():
+    """clone() copies the state: previews must not leak into the game."""
+    r = run(new(), "w 0 3 blue")
+    c = run(r.clone(), "w 0 3 green;e")
+    assert r.scores == [1, 0] and c.scores == [2, 0]
+    assert r.open_windows(0) == list(range(1, 9)) and 3 not in c.open_windows(0)
+    assert r.round == 1 and c.round == 2 and r.round_scores == []
