@@ -99,12 +99,9 @@ class AzulRules:
             raise RecordError("azul has no variant %r" % (variant,))
         self.grey = variant == "grey"
         self.n = nplayers
-        start = options.get("start", 0)
-        if type(start) is not int or not 0 <= start < nplayers:
-            raise RecordError("options.start must be a player index 0..%d" % (nplayers - 1))
         self.round = 1
         self.rounds_total = None  # the game ends after the round in which a row completes
-        self.start_player = start
+        self.start_player = 0  # Session sets options.start
         self.finished = False
         self.scores = [0] * nplayers
         self.round_scores = []

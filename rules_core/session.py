@@ -20,8 +20,16 @@ class Session:
         self._undone = []  # redo stack; any new event clears it
 
     def _fresh(self):
+        # options.start (round 1's start player) is common to every game: set here, once
         h = self.header
-        return self._cls(h["variant"], len(h["players"]), h["options"])
+        n = len(h["players"])
+        options = dict(h["options"])
+        start = options.pop("start", 0)
+        if type(start) is not int or not 0 <= start < n:
+            raise RecordError("options.start must be a player index 0..%d" % (n - 1))
+        rules = self._cls(h["variant"], n, options)
+        rules.start_player = start
+        return rules
 
     # --- entering events ---
     def add(self, ev):

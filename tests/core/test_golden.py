@@ -1,0 +1,19 @@
+"""Golden records (tests/golden/*.jsonl → *.expected.json) replay to the same bytes on every interpreter."""
+import os
+
+from rules_core.record import dumps, replay
+
+GOLDEN = "tests/golden/"
+
+
+def test_golden_records_replay_to_their_expected_results():
+    names = sorted(f[:-6] for f in os.listdir(GOLDEN) if f.endswith(".jsonl"))
+    assert len(names) >= 4
+    for name in names:
+        with open(GOLDEN + name + ".jsonl") as f:
+            session, warnings = replay(f)
+        with open(GOLDEN + name + ".expected.json") as f:
+            want = f.read().strip()
+        assert warnings == [], name
+        assert session.finished, name
+        assert dumps(session.result()) == want, name
