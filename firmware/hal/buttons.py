@@ -1,0 +1,305 @@
+"""Buttons: debounce, long press and auto-repeat as a pure function of pin samples.
+
+ButtonLogic never touches a pin: a backend samples the pins into `pressed_mask`
+(bit i = button i pressed, already de-inverted) and calls update(now_ms, mask) every
+frame; the app calls take() until it returns None. Events are ints from keys.py.
+
+Per button, one of two behaviours:
+- repeating keys (UP/DOWN/LEFT/RIGHT by default): the key event fires as soon as the
+  press is debounced; held past long_ms, KEY|REPEAT fires, then every repeat_ms.
+- other keys (OK, BACK, and every key when repeat_ms == 0): the key event fires on
+  release; held past long_ms, KEY|LONG (or the key named in long_as) fires once, while
+  still held, and the release that follows fires nothing.
+
+Three-button boards (UP, OK, DOWN physical; see three_button_logic):
+  short UP = UP, short OK = OK, short DOWN = DOWN,
+  long UP = LEFT, long OK = BACK, long DOWN = RIGHT (no auto-repeat on these boards).
+Rotary encoder: QuadratureDecoder turns A/B samples into steps; one detent clockwise =
+UP, counter-clockwise = DOWN (swap the A and B pins to reverse); the push switch is an
+"OK" button whose long press is BACK.
+
+update() and take() allocate nothing: state lives in preallocated lists and a bytearray
+ring, and times are small ints (ticks wrap below 2**30).
+"""
+from rules_core.compat import const
+from firmware.hal import keys
+from firmware.hal.clock import ticks_diff
+
+RING_SIZE = const(16)
+_FIRED = const(-1)  # _next_at value: the long press has fired, nothing more until release
+
+DIRECTION_KEYS = ("UP", "DOWN", "LEFT", "RIGHT")
+THREE_BUTTON_NAMES = ("UP", "OK", "DOWN")
+THREE_BUTTON_LONG_AS = ("LEFT", "BACK", "RIGHT")
+
+
+class ButtonLogic:
+    """Debounced key events from pin samples, latched in a ring until the app takes them."""
+
+    def __init__(self, names, debounce_ms=20, long_ms=600, repeat_ms=120,
+                 repeat_keys=DIRECTION_KEYS, long_as=None):
+        n = len(names)
+        if n < 1 or n > 16:
+            raise ValueError("ButtonLogic: need 1..16 buttons, got %d" % n)
+        self.names = tuple(names)
+        self._n = n
+        self._codes = bytearray(n)
+        self._long_events = bytearray(n)  # event fired by a long press of button i
+        repeat_mask = 0
+        for i in range(n):
+            code = keys.code_of(names[i])
+            self._codes[i] = code
+            self._long_events[i] = code | keys.LONG
+            if long_as is not None and long_as[i]:
+                self._long_events[i] = keys.code_of(long_as[i])
+            if repeat_ms > 0 and names[i] in repeat_keys:
+                repeat_mask |= 1 << i
+        self._repeat_mask = repeat_mask
+        self._debounce_ms = debounce_ms
+        self._long_ms = long_ms
+        self._repeat_ms = repeat_ms
+        self._raw = 0        # last sampled mask
+        self._stable = 0     # debounced mask
+        self._changed_at = [0] * n  # when bit i of the raw sample last changed
+        self._pressed_at = [0] * n  # when the current debounced press settled
+        self._next_at = [0] * n     # hold time (ms) at which the next LONG/REPEAT fires
+        self._ring = bytearray(RING_SIZE)
+        self._head = 0
+        self._count = 0
+        self.dropped = 0  # events lost because the ring was full
+
+    @property
+    def pressed(self):
+        """Debounced mask of the buttons held now."""
+        return self._stable
+
+    def held(self, code):
+        """True while a button with this key code is (debounced) held, e.g. for safe mode."""
+        for i in range(self._n):
+            if self._codes[i] == code and self._stable & (1 << i):
+                return True
+        return False
+
+    def update(self, now_ms, pressed_mask):
+        """Feed one sample; latches any events it completes."""
+        changed = pressed_mask ^ self._raw
+        self._raw = pressed_mask
+        stable = self._stable
+        for i in range(self._n):
+            bit = 1 << i
+            if changed & bit:
+                self._changed_at[i] = now_ms
+            if (pressed_mask ^ stable) & bit and \
+                    ticks_diff(now_ms, self._changed_at[i]) >= self._debounce_ms:
+                stable ^= bit
+                if stable & bit:
+                    self._press(i)
+                else:
+                    self._release(i)
+            if stable & bit:
+                self._hold(i, now_ms)
+        self._stable = stable
+
+    def _press(self, i):
+        self._pressed_at[i] = self._changed_at[i]
+        self._next_at[i] = self._long_ms
+        if self._repeat_mask & (1 << i):
+            self.push(self._codes[i])
+
+    def _release(self, i):
+        if not self._repeat_mask & (1 << i) and self._next_at[i] != _FIRED:
+            self.push(self._codes[i])
+
+    def _hold(self, i, now_ms):
+        due = self._next_at[i]
+        if due == _FIRED:
+            return
+        held_ms = ticks_diff(now_ms, self._pressed_at[i])
+        if held_ms < due:
+            return
+        if self._repeat_mask & (1 << i):
+            self.push(self._codes[i] | keys.REPEAT)
+            due += self._repeat_ms
+            if due <= held_ms:  # a late frame: one repeat now, the next one a period later
+                due = held_ms + self._repeat_ms
+            self._next_at[i] = due
+        else:
+            self.push(self._long_events[i])
+            self._next_at[i] = _FIRED
+
+    def push(self, event):
+        """Latch an event (also used for encoder steps); a full ring drops the newest."""
+        if self._count == RING_SIZE:
+            self.dropped += 1
+            return
+        self._ring[(self._head + self._count) % RING_SIZE] = event
+        self._count += 1
+
+    def take(self):
+        """The oldest latched event, or None."""
+        if self._count == 0:
+            return None
+        event = self._ring[self._head]
+        self._head = (self._head + 1) % RING_SIZE
+        self._count -= 1
+        return event
+
+    def pending(self):
+        return self._count
+
+    def clear(self):
+        """Drop latched events (e.g. when a screen changes and old presses must not leak)."""
+        self._count = 0
+
+
+def three_button_logic(debounce_ms=20, long_ms=600):
+    """Logic for UP/OK/DOWN boards: long UP = LEFT, long OK = BACK, long DOWN = RIGHT."""
+    return ButtonLogic(THREE_BUTTON_NAMES, debounce_ms, long_ms, 0, (), THREE_BUTTON_LONG_AS)
+
+
+# Gray-code step for (previous AB << 2) | current AB: +1 one quarter clockwise, -1 back,
+# 0 for no change or an impossible jump (both bits changed: a missed sample).
+_QUARTER_STEPS = (0, 1, -1, 0,
+                  -1, 0, 0, 1,
+                  1, 0, 0, -1,
+                  0, -1, 1, 0)
+
+
+class QuadratureDecoder:
+    """Rotary encoder A/B samples -> detent steps; a pure function of the samples."""
+
+    def __init__(self, steps_per_detent=4, ab=3):
+        self._per_detent = steps_per_detent
+        self._ab = ab & 3
+        self._quarters = 0
+
+    def update(self, ab):
+        """ab = (A << 1) | B. Returns +1 (clockwise detent), -1 or 0."""
+        ab &= 3
+        self._quarters += _QUARTER_STEPS[(self._ab << 2) | ab]
+        self._ab = ab
+        if self._quarters >= self._per_detent:
+            self._quarters -= self._per_detent
+            return 1
+        if self._quarters <= -self._per_detent:
+            self._quarters += self._per_detent
+            return -1
+        return 0
+
+
+class Buttons:
+    """Polls a pin reader (and an optional encoder) into one ButtonLogic each frame.
+
+    reader.read() -> pressed mask; ab_reader.read() -> (A << 1) | B.
+    """
+
+    def __init__(self, logic, reader, ab_reader=None, decoder=None):
+        self.logic = logic
+        self._reader = reader
+        self._ab_reader = ab_reader
+        self._decoder = decoder
+
+    def poll(self, now_ms):
+        if self._ab_reader is not None:
+            step = self._decoder.update(self._ab_reader.read())
+            if step > 0:
+                self.logic.push(keys.UP)
+            elif step < 0:
+                self.logic.push(keys.DOWN)
+        self.logic.update(now_ms, self._reader.read())
+
+    def take(self):
+        return self.logic.take()
+
+
+class MachinePinReader:
+    """MicroPython: machine.Pin inputs -> pressed mask (pull-up, active low by default)."""
+
+    def __init__(self, pins, active_low=True):
+        from machine import Pin
+        pull = Pin.PULL_UP if active_low else Pin.PULL_DOWN
+        self._pins = [Pin(p, Pin.IN, pull) for p in pins]
+        self._level = 0 if active_low else 1
+
+    def read(self):
+        mask = 0
+        for i in range(len(self._pins)):
+            if self._pins[i].value() == self._level:
+                mask |= 1 << i
+        return mask
+
+
+class DigitalioReader:
+    """CircuitPython: digitalio inputs named by board attribute ("D9") -> pressed mask."""
+
+    def __init__(self, pin_names, active_low=True):
+        import board
+        import digitalio
+        self._ios = []
+        for name in pin_names:
+            io = digitalio.DigitalInOut(getattr(board, name))
+            io.direction = digitalio.Direction.INPUT
+            io.pull = digitalio.Pull.UP if active_low else digitalio.Pull.DOWN
+            self._ios.append(io)
+        self._level = not active_low
+
+    def read(self):
+        mask = 0
+        for i in range(len(self._ios)):
+            if self._ios[i].value == self._level:
+                mask |= 1 << i
+        return mask
+
+
+class KeypadReader:
+    """CircuitPython: keypad.Keys (scanned in the background) -> pressed mask."""
+
+    def __init__(self, pin_names, active_low=True):
+        import board
+        import keypad
+        pins = tuple(getattr(board, name) for name in pin_names)
+        self._keys = keypad.Keys(pins, value_when_pressed=not active_low, pull=True)
+        self._event = keypad.Event()
+        self._mask = 0
+
+    def read(self):
+        while self._keys.events.get_into(self._event):
+            bit = 1 << self._event.key_number
+            if self._event.pressed:
+                self._mask |= bit
+            else:
+                self._mask &= ~bit
+        return self._mask
+
+
+def buttons_from_board(board, debounce_ms=20, long_ms=600, repeat_ms=120, use_keypad=False):
+    """Build Buttons from a board file's BOARD dict (keys "buttons", "button_pull",
+    "three_button", "encoder": {"a", "b", "push"}, "runtime")."""
+    pins = board.get("buttons") or {}
+    names = [name for name in keys.NAMES[1:] if name in pins]
+    pin_ids = [pins[name] for name in names]
+    long_as = [None] * len(names)
+    if board.get("three_button"):
+        for i in range(len(names)):
+            names_i = THREE_BUTTON_NAMES.index(names[i])  # ValueError names a stray key
+            long_as[i] = THREE_BUTTON_LONG_AS[names_i]
+        repeat_ms = 0
+    encoder = board.get("encoder")
+    if encoder:
+        names.append("OK")
+        pin_ids.append(encoder["push"])
+        long_as.append("BACK")
+    if not names:
+        raise ValueError("board %r: no buttons and no encoder" % board.get("name"))
+    logic = ButtonLogic(names, debounce_ms, long_ms, repeat_ms, DIRECTION_KEYS, long_as)
+    active_low = board.get("button_pull", "up") == "up"
+    if board.get("runtime") == "circuitpython":
+        reader_class = KeypadReader if use_keypad else DigitalioReader
+    else:
+        reader_class = MachinePinReader
+    reader = reader_class(pin_ids, active_low)
+    if not encoder:
+        return Buttons(logic, reader)
+    # mask bit 1 = A, bit 0 = B; inverting both levels keeps the direction of the Gray code
+    ab_reader = reader_class((encoder["b"], encoder["a"]), active_low)
+    return Buttons(logic, reader, ab_reader, QuadratureDecoder(encoder.get("steps_per_detent", 4)))

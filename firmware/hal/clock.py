@@ -1,0 +1,42 @@
+"""Millisecond ticks that wrap, with the same four functions on every runtime.
+
+ticks_ms() counts up and wraps at TICKS_PERIOD; only differences taken with ticks_diff()
+are meaningful. MicroPython: time.ticks_* (period 2**30). CircuitPython:
+supervisor.ticks_ms (period 2**29). CPython: time.monotonic (period 2**30, like MicroPython).
+"""
+import time
+
+try:
+    ticks_ms = time.ticks_ms
+    ticks_diff = time.ticks_diff
+    ticks_add = time.ticks_add
+    sleep_ms = time.sleep_ms
+    TICKS_PERIOD = 1 << 30
+except AttributeError:
+    try:
+        from supervisor import ticks_ms as _raw_ms
+        TICKS_PERIOD = 1 << 29
+    except ImportError:
+        TICKS_PERIOD = 1 << 30
+        if hasattr(time, "monotonic_ns"):
+            def _raw_ms():
+                return time.monotonic_ns() // 1000000
+        else:
+            def _raw_ms():
+                return int(time.monotonic() * 1000)
+
+    _MASK = TICKS_PERIOD - 1
+    _HALF = TICKS_PERIOD >> 1
+
+    def ticks_ms():
+        return _raw_ms() & _MASK
+
+    def ticks_diff(a, b):
+        """Signed a - b, correct across one wrap (|a - b| < TICKS_PERIOD / 2)."""
+        return ((a - b + _HALF) & _MASK) - _HALF
+
+    def ticks_add(t, delta):
+        return (t + delta) & _MASK
+
+    def sleep_ms(ms):
+        time.sleep(ms / 1000)

@@ -1,0 +1,72 @@
+"""Display: one object with FrameBuffer drawing methods, width, height, show(), contrast().
+
+MicroPython: micropython-lib's `ssd1306` driver (installed on the board with
+`mip install ssd1306`) already is that object: SSD1306_I2C subclasses framebuf.FrameBuffer.
+CircuitPython: `adafruit_ssd1306` drives the bus; drawing goes through framebuf_py (the
+same font and pixel rules as MicroPython's framebuf) straight into the driver's buffer,
+so a screen looks identical on both runtimes.
+Drawing methods: fill(c), pixel(x, y[, c]), hline(x, y, w, c), vline(x, y, h, c),
+line(x1, y1, x2, y2, c), rect(x, y, w, h, c[, f]), fill_rect(x, y, w, h, c),
+text(s, x, y[, c]) with 8x8 glyphs, blit(fbuf, x, y[, key]), scroll(dx, dy).
+"""
+import gc
+
+from firmware.hal import framebuf_py
+
+
+class DriverDisplay(framebuf_py.FrameBuffer):
+    """Draws into a driver's MONO_VLSB page buffer; show()/contrast() go to the driver.
+
+    `pages` is the writable buffer the driver sends on show(): width * height / 8 bytes,
+    byte k = column k % width of page k // width, bit 0 at the top (the SSD1306 layout).
+    """
+
+    def __init__(self, driver, pages, width, height):
+        framebuf_py.FrameBuffer.__init__(self, pages, width, height, framebuf_py.MONO_VLSB)
+        self.driver = driver
+
+    def show(self):
+        self.driver.show()
+
+    def contrast(self, value):
+        self.driver.contrast(value)
+
+
+def ssd1306_micropython(cfg):
+    """MicroPython: SSD1306_I2C on machine.I2C from a board file's "display" dict."""
+    from machine import I2C, Pin
+    import ssd1306
+    i2c = I2C(cfg["i2c_id"], sda=Pin(cfg["sda"]), scl=Pin(cfg["scl"]), freq=cfg.get("freq", 400000))
+    gc.collect()  # the frame buffer is one contiguous block: allocate it from a clean heap
+    return ssd1306.SSD1306_I2C(cfg["width"], cfg["height"], i2c, cfg.get("addr", 0x3C))
+
+
+def ssd1306_circuitpython(cfg):
+    """CircuitPython: adafruit_ssd1306 on busio.I2C, wrapped as a DriverDisplay."""
+    import board
+    import busio
+    import adafruit_ssd1306
+    if cfg.get("sda") == "SDA" and cfg.get("scl") == "SCL" and hasattr(board, "I2C"):
+        i2c = board.I2C()  # the board's shared default bus
+    else:
+        i2c = busio.I2C(getattr(board, cfg["scl"]), getattr(board, cfg["sda"]),
+                        frequency=cfg.get("freq", 400000))
+    gc.collect()
+    driver = adafruit_ssd1306.SSD1306_I2C(cfg["width"], cfg["height"], i2c, addr=cfg.get("addr", 0x3C))
+    return wrap_adafruit_ssd1306(driver)
+
+
+def wrap_adafruit_ssd1306(driver):
+    """adafruit_ssd1306 keeps one I2C control byte before the pixels in driver.buffer."""
+    pages = memoryview(driver.buffer)[1:]
+    return DriverDisplay(driver, pages, driver.width, driver.height)
+
+
+def display_from_board(board):
+    cfg = board["display"]
+    if cfg.get("driver") != "ssd1306" or cfg.get("bus", "i2c") != "i2c":
+        raise ValueError("board %r: display %r on bus %r is not supported (ssd1306 on i2c is)"
+                         % (board.get("name"), cfg.get("driver"), cfg.get("bus")))
+    if board.get("runtime") == "circuitpython":
+        return ssd1306_circuitpython(cfg)
+    return ssd1306_micropython(cfg)

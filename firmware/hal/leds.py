@@ -1,0 +1,113 @@
+"""LEDs: colours set by the app, written out once per show() with a brightness cap.
+
+`leds[i] = (r, g, b)` stores the colour (0..255 each) in a preallocated bytearray; show()
+scales every channel by the cap (v * cap // 255, cap = round(brightness_max * 255)) and
+writes the whole strip once. The cap protects the supply: a 5x5 matrix at full white
+draws ~1.5 A. show() allocates nothing on the MicroPython and write-function paths.
+
+`out` is one of:
+- a function write(buf) taking the wire-order bytes (3 per LED, `order`, e.g. "GRB");
+- a MicroPython neopixel.NeoPixel (has .buf and .write()): Leds fills its buf in place;
+- a CircuitPython neopixel.NeoPixel (adafruit_pixelbuf): Leds sets each pixel as a
+  packed 0xRRGGBB int and calls show(); build it with brightness=1.0, auto_write=False
+  so the cap is applied once, here.
+"""
+from rules_core.compat import const
+
+_WRITE_FN = const(0)
+_MP_NEOPIXEL = const(1)
+_PIXELBUF = const(2)
+
+
+class Leds:
+    def __init__(self, n, out, brightness_max=0.25, order="GRB"):
+        if not 0 <= brightness_max <= 1:
+            raise ValueError("Leds: brightness_max %r is outside 0..1" % (brightness_max,))
+        self.n = n
+        self._rgb = bytearray(3 * n)
+        self._cap = int(brightness_max * 255 + 0.5)
+        self._r = order.index("R")
+        self._g = order.index("G")
+        self._b = order.index("B")
+        self._out = out
+        if callable(out):
+            self._kind = _WRITE_FN
+            self._buf = bytearray(3 * n)
+        elif hasattr(out, "buf") and hasattr(out, "write"):
+            self._kind = _MP_NEOPIXEL
+            self._buf = out.buf
+            if len(self._buf) != 3 * n:
+                raise ValueError("Leds: device buffer holds %d bytes, %d LEDs need %d"
+                                 % (len(self._buf), n, 3 * n))
+        else:
+            self._kind = _PIXELBUF
+            self._buf = None
+
+    def __len__(self):
+        return self.n
+
+    def __setitem__(self, i, rgb):
+        if not 0 <= i < self.n:
+            raise IndexError("Leds: index %d outside 0..%d" % (i, self.n - 1))
+        j = 3 * i
+        self._rgb[j] = rgb[0]
+        self._rgb[j + 1] = rgb[1]
+        self._rgb[j + 2] = rgb[2]
+
+    def __getitem__(self, i):
+        if not 0 <= i < self.n:
+            raise IndexError("Leds: index %d outside 0..%d" % (i, self.n - 1))
+        j = 3 * i
+        return (self._rgb[j], self._rgb[j + 1], self._rgb[j + 2])
+
+    def fill(self, rgb):
+        r, g, b = rgb
+        for j in range(0, 3 * self.n, 3):
+            self._rgb[j] = r
+            self._rgb[j + 1] = g
+            self._rgb[j + 2] = b
+
+    def show(self):
+        rgb = self._rgb
+        cap = self._cap
+        if self._kind == _PIXELBUF:
+            out = self._out
+            for i in range(self.n):
+                j = 3 * i
+                out[i] = ((rgb[j] * cap // 255) << 16) | ((rgb[j + 1] * cap // 255) << 8) \
+                    | (rgb[j + 2] * cap // 255)
+            out.show()
+            return
+        buf = self._buf
+        r = self._r
+        g = self._g
+        b = self._b
+        for j in range(0, 3 * self.n, 3):
+            buf[j + r] = rgb[j] * cap // 255
+            buf[j + g] = rgb[j + 1] * cap // 255
+            buf[j + b] = rgb[j + 2] * cap // 255
+        if self._kind == _WRITE_FN:
+            self._out(buf)
+        else:
+            self._out.write()
+
+
+def leds_from_board(board):
+    """Leds on the board's NeoPixel pin (MicroPython GPIO number or CircuitPython name)."""
+    cfg = board["leds"]
+    if cfg.get("driver") != "neopixel":
+        raise ValueError("board %r: LED driver %r is not supported" % (board.get("name"), cfg.get("driver")))
+    n = cfg["count"]
+    order = cfg.get("order", "GRB")
+    if board.get("runtime") == "circuitpython":
+        import board as pins
+        import neopixel
+        device = neopixel.NeoPixel(getattr(pins, cfg["pin"]), n, brightness=1.0,
+                                   auto_write=False, pixel_order=order)
+    else:
+        from machine import Pin
+        import neopixel
+        if order != "GRB":
+            raise ValueError("board %r: MicroPython neopixel is GRB, board says %r" % (board.get("name"), order))
+        device = neopixel.NeoPixel(Pin(cfg["pin"]), n)
+    return Leds(n, device, cfg.get("brightness_max", 0.25), order)

@@ -1,0 +1,297 @@
+"""Virtual HAL: desktop doubles of the firmware's devices for tests and the simulator.
+
+VirtualDisplay  framebuf-compatible 128x64 (or any size) canvas; show() counts frames.
+VirtualLeds     a firmware Leds whose writes are captured as frames.
+VirtualButtons  the firmware's ButtonLogic fed from a script of timed holds.
+CutStorage      the firmware's Storage on an in-memory flash that loses power after a
+                chosen number of written bytes.
+install_framebuf() makes `import framebuf` work on CPython.
+"""
+import os
+import sys
+
+from firmware.hal import framebuf_py
+from firmware.hal.buttons import Buttons, ButtonLogic
+from firmware.hal.leds import Leds
+from firmware.hal.storage import Storage
+
+SIX_BUTTONS = ("UP", "DOWN", "LEFT", "RIGHT", "OK", "BACK")
+
+
+def install_framebuf():
+    """Register host_tools/fakes/framebuf.py as the top-level `framebuf` module."""
+    if "framebuf" not in sys.modules:
+        from host_tools.fakes import framebuf
+        sys.modules["framebuf"] = framebuf
+    return sys.modules["framebuf"]
+
+
+# -- display ---------------------------------------------------------------------------
+
+_GLYPHS = {}
+
+
+def _glyph_table():
+    if not _GLYPHS:
+        font = framebuf_py.FONT_8X8
+        for c in range(33, 127):
+            _GLYPHS.setdefault(bytes(font[(c - 32) * 8:(c - 31) * 8]), chr(c))
+    return _GLYPHS
+
+
+class VirtualDisplay(framebuf_py.FrameBuffer):
+    """The app's display seam on the desktop: drawing methods, show(), contrast()."""
+
+    def __init__(self, width=128, height=64):
+        self.buffer = bytearray(width * ((height + 7) // 8))
+        framebuf_py.FrameBuffer.__init__(self, self.buffer, width, height, framebuf_py.MONO_VLSB)
+        self.frames = 0          # show() calls
+        self.last_frame = None   # bytes of the buffer at the last show()
+        self.contrast_value = 255
+
+    def show(self):
+        self.frames += 1
+        self.last_frame = bytes(self.buffer)
+
+    def contrast(self, value):
+        self.contrast_value = value
+
+    def rows(self, on="#", off="."):
+        """One string per pixel row of the current buffer."""
+        return ["".join(on if self._get(x, y) else off for x in range(self.width))
+                for y in range(self.height)]
+
+    def blocks(self):
+        """Terminal rendering, two pixel rows per text line with half-block characters."""
+        chars = (" ", "\u2580", "\u2584", "\u2588")  # none, top, bottom, both
+        lines = []
+        for y in range(0, self.height, 2):
+            line = []
+            for x in range(self.width):
+                top = self._get(x, y)
+                bottom = self._get(x, y + 1) if y + 1 < self.height else 0
+                line.append(chars[top | (bottom << 1)])
+            lines.append("".join(line).rstrip())
+        return lines
+
+    def text_lines(self):
+        """Text read back from each 8-pixel page: glyphs drawn with text() at y = 8*k
+        on a clear background, any x; runs of 8 blank columns read as one space."""
+        table = _glyph_table()
+        lines = []
+        for page in range(self.height // 8):
+            base = page * self.width
+            out = []
+            blank = 0
+            x = 0
+            while x < self.width:
+                ch = table.get(bytes(self.buffer[base + x:base + x + 8]))
+                if ch is not None:
+                    out.append(" " * ((blank + 4) // 8) if out else "")
+                    out.append(ch)
+                    blank = 0
+                    x += 8
+                    continue
+                blank += 1
+                x += 1
+            lines.append("".join(out))
+        return lines
+
+
+# -- LEDs --------------------------------------------------------------------------------
+
+class VirtualLeds(Leds):
+    """Leds whose show() output is kept: frames[k] is the wire-order bytes of frame k."""
+
+    def __init__(self, n, brightness_max=0.25, order="GRB"):
+        self.frames = []
+        self.order = order
+        Leds.__init__(self, n, self._capture, brightness_max, order)
+
+    def _capture(self, buf):
+        self.frames.append(bytes(buf))
+
+    def frame_rgb(self, k=-1):
+        """Frame k as a list of (r, g, b) after the brightness cap."""
+        data = self.frames[k]
+        r, g, b = self.order.index("R"), self.order.index("G"), self.order.index("B")
+        return [(data[j + r], data[j + g], data[j + b]) for j in range(0, len(data), 3)]
+
+
+# -- buttons -----------------------------------------------------------------------------
+
+class VirtualButtons(Buttons):
+    """Buttons driven by a script: hold(name, start_ms, duration_ms) then poll()/run().
+
+    The real ButtonLogic runs on the scripted samples, so debounce, long press and
+    repeat behave as on the board; inject(event) skips the timing for app-level tests.
+    """
+
+    def __init__(self, names=SIX_BUTTONS, debounce_ms=20, long_ms=600, repeat_ms=120,
+                 logic=None):
+        if logic is None:
+            logic = ButtonLogic(names, debounce_ms, long_ms, repeat_ms)
+        Buttons.__init__(self, logic, self)
+        self._holds = []  # (start_ms, end_ms, bit)
+        self._now = 0
+
+    def hold(self, name, start_ms, duration_ms):
+        bit = 1 << self.logic.names.index(name)
+        self._holds.append((start_ms, start_ms + duration_ms, bit))
+
+    def read(self):
+        mask = 0
+        for start, end, bit in self._holds:
+            if start <= self._now < end:
+                mask |= bit
+        return mask
+
+    def poll(self, now_ms):
+        self._now = now_ms
+        Buttons.poll(self, now_ms)
+
+    def run(self, until_ms, step_ms=10, start_ms=0):
+        """Poll every step_ms from start_ms to until_ms; returns [(time_ms, event)]."""
+        events = []
+        for t in range(start_ms, until_ms + 1, step_ms):
+            self.poll(t)
+            ev = self.take()
+            while ev is not None:
+                events.append((t, ev))
+                ev = self.take()
+        return events
+
+    def inject(self, event):
+        self.logic.push(event)
+
+
+# -- storage with power cuts ---------------------------------------------------------------
+
+class PowerCut(Exception):
+    """The simulated power failed; deliberately not an OSError so no firmware handler eats it."""
+
+
+class _MemFile:
+    def __init__(self, fs, path, mode):
+        self._fs = fs
+        self._path = path
+        self._pos = 0
+        if "r" in mode:
+            if path not in fs.files:
+                raise OSError(2, "ENOENT: %s" % path)
+        elif "w" in mode:
+            fs.check_alive()
+            fs.files[path] = bytearray()
+        elif "a" in mode:
+            fs.check_alive()
+            fs.files.setdefault(path, bytearray())
+
+    def read(self):
+        data = bytes(self._fs.files[self._path][self._pos:])
+        self._pos += len(data)
+        return data
+
+    def write(self, data):
+        self._fs.check_alive()
+        room = self._fs.room()
+        self._fs.files[self._path].extend(data[:room])
+        self._fs.written += min(room, len(data))
+        if room < len(data):
+            raise PowerCut("power cut after byte %d" % self._fs.written)
+        return len(data)
+
+    def flush(self):
+        self._fs.check_alive()
+
+    def close(self):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+class MemFS:
+    """A flat in-memory flash: files (path -> bytearray) and dirs; paths use "/"."""
+
+    def __init__(self, cut_at_byte=None, files=None, dirs=None):
+        self.files = files if files is not None else {}
+        self.dirs = dirs if dirs is not None else set()
+        self.cut_at_byte = cut_at_byte
+        self.written = 0
+
+    def room(self):
+        if self.cut_at_byte is None:
+            return 1 << 30
+        return max(0, self.cut_at_byte - self.written)
+
+    def check_alive(self):
+        """Every operation after the last byte the flash received never happens."""
+        if self.cut_at_byte is not None and self.written >= self.cut_at_byte:
+            raise PowerCut("power cut after byte %d" % self.written)
+
+    def open(self, path, mode="r"):
+        return _MemFile(self, path, mode)
+
+    # os functions
+    def stat(self, path):
+        if path in self.files:
+            return (0o100000, 0, 0, 0, 0, 0, len(self.files[path]), 0, 0, 0)
+        if path in self.dirs:
+            return (0o040000, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        raise OSError(2, "ENOENT: %s" % path)
+
+    def listdir(self, folder):
+        if folder not in self.dirs:
+            raise OSError(2, "ENOENT: %s" % folder)
+        prefix = folder + "/"
+        return [p[len(prefix):] for p in self.files if p.startswith(prefix) and "/" not in p[len(prefix):]]
+
+    def mkdir(self, folder):
+        self.check_alive()
+        if folder in self.dirs or folder in self.files:
+            raise OSError(17, "EEXIST: %s" % folder)
+        self.dirs.add(folder)
+
+    def rename(self, src, dst):
+        self.check_alive()
+        if src not in self.files:
+            raise OSError(2, "ENOENT: %s" % src)
+        self.files[dst] = self.files.pop(src)
+
+    def remove(self, path):
+        self.check_alive()
+        if path not in self.files:
+            raise OSError(2, "ENOENT: %s" % path)
+        del self.files[path]
+
+    def sync(self):
+        self.check_alive()
+
+
+class CutStorage(Storage):
+    """Storage whose flash loses power once cut_at_byte bytes have been written.
+
+    The first cut_at_byte bytes written (across all files) persist; the write that
+    crosses the limit, and every operation after it, raises PowerCut. after_reboot()
+    gives a healthy Storage over the same flash contents.
+    """
+
+    def __init__(self, cut_at_byte=None, fs=None):
+        self.fs = fs if fs is not None else MemFS(cut_at_byte)
+        self.fs.cut_at_byte = cut_at_byte
+        Storage.__init__(self, self.fs.open, self.fs)
+
+    def after_reboot(self):
+        return CutStorage(None, MemFS(None, self.fs.files, self.fs.dirs))
+
+    def content(self, path):
+        return bytes(self.fs.files[path]) if path in self.fs.files else None
+
+
+def micropython_fakes_dir():
+    """Folder with the fake `machine` and `neopixel` for the MicroPython unix port."""
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "fakes", "mp")

@@ -1,0 +1,94 @@
+"""LEDs: brightness cap and wire order, through a write function and the real CircuitPython
+neopixel package (adafruit-circuitpython-neopixel) with neopixel_write captured.
+
+Cap 0.25 -> 64/255: 255 -> 64, 128 -> 32, 40 -> 10, 20 -> 5, 10 -> 2 (v * 64 // 255).
+"""
+import importlib
+import sys
+import types
+
+from firmware.hal.leds import Leds, leds_from_board
+from host_tools.vhal import VirtualLeds
+
+COLOURS = [(255, 0, 0), (0, 128, 0), (10, 20, 40)]
+GRB_CAPPED = bytes([0, 64, 0, 32, 0, 0, 5, 2, 10])
+
+
+def test_write_function_gets_grb_capped_bytes_once_per_show():
+    leds = VirtualLeds(3, brightness_max=0.25)
+    for i, c in enumerate(COLOURS):
+        leds[i] = c
+    assert leds.frames == []  # nothing is written before show()
+    leds.show()
+    assert leds.frames == [GRB_CAPPED]
+    assert leds.frame_rgb() == [(64, 0, 0), (0, 32, 0), (2, 5, 10)]
+    assert leds[2] == (10, 20, 40)  # the app's colour is kept uncapped
+
+
+def test_fill_full_brightness_and_rgb_order():
+    got = []
+    leds = Leds(2, got.append, brightness_max=1.0, order="RGB")
+    leds.fill((1, 2, 3))
+    leds.show()
+    assert bytes(got[0]) == bytes([1, 2, 3, 1, 2, 3])
+
+
+def test_index_and_cap_errors_name_the_problem():
+    leds = VirtualLeds(2)
+    try:
+        leds[2] = (1, 1, 1)
+    except IndexError as e:
+        assert "2" in str(e)
+    else:
+        raise AssertionError("index 2 accepted")
+    try:
+        Leds(1, print, brightness_max=1.5)
+    except ValueError as e:
+        assert "1.5" in str(e)
+    else:
+        raise AssertionError("cap 1.5 accepted")
+
+
+def _real_circuitpython_neopixel(monkeypatch):
+    """Import the venv's neopixel.py with board/digitalio stubbed and neopixel_write captured."""
+    writes = []
+
+    class DigitalInOut:
+        def __init__(self, pin):
+            self.pin = pin
+            self.direction = None
+
+        def deinit(self):
+            pass
+
+    monkeypatch.setitem(sys.modules, "board", types.SimpleNamespace(NEOPIXEL="GPIO16", D10="GPIO10"))
+    monkeypatch.setitem(sys.modules, "digitalio", types.SimpleNamespace(
+        DigitalInOut=DigitalInOut, Direction=types.SimpleNamespace(OUTPUT="out")))
+    monkeypatch.setitem(sys.modules, "neopixel_write", types.SimpleNamespace(
+        neopixel_write=lambda pin, buf: writes.append((pin.pin, bytes(buf)))))
+    monkeypatch.delitem(sys.modules, "neopixel", raising=False)
+    neopixel = importlib.import_module("neopixel")
+    assert "site-packages" in neopixel.__file__  # the package's own code, not a stub
+    return neopixel, writes
+
+
+def test_circuitpython_backend_with_real_neopixel_package(monkeypatch):
+    neopixel, writes = _real_circuitpython_neopixel(monkeypatch)
+    device = neopixel.NeoPixel("GPIO16", 3, brightness=1.0, auto_write=False, pixel_order="GRB")
+    leds = Leds(3, device, brightness_max=0.25, order="GRB")
+    for i, c in enumerate(COLOURS):
+        leds[i] = c
+    assert writes == []
+    leds.show()
+    assert writes == [("GPIO16", GRB_CAPPED)]
+
+
+def test_circuitpython_leds_from_board(monkeypatch):
+    _, writes = _real_circuitpython_neopixel(monkeypatch)
+    board = {"name": "feather", "runtime": "circuitpython",
+             "leds": {"driver": "neopixel", "pin": "NEOPIXEL", "count": 1, "order": "GRB",
+                      "brightness_max": 0.25}}
+    leds = leds_from_board(board)
+    leds[0] = (255, 255, 255)
+    leds.show()
+    assert writes == [("GPIO16", bytes([64, 64, 64]))]
