@@ -13,9 +13,9 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "firmware"))
 
-from firmware.boards import BOARDS, load  # noqa: E402
+from boards import BOARDS, load  # noqa: E402
 
 # Supply current of everything but the LEDs, in mA: typical figures rounded up, Wi-Fi off.
 MCU_MA = {"pico": 25, "esp32s3": 60, "feather_rp2040": 25}

@@ -10,10 +10,10 @@ install_framebuf() makes `import framebuf` work on CPython.
 import os
 import sys
 
-from firmware.hal import framebuf_py
-from firmware.hal.buttons import Buttons, ButtonLogic
-from firmware.hal.leds import Leds
-from firmware.hal.storage import Storage
+from hal import framebuf_py
+from hal.buttons import Buttons, ButtonLogic
+from hal.leds import Leds
+from hal.storage import Storage
 
 SIX_BUTTONS = ("UP", "DOWN", "LEFT", "RIGHT", "OK", "BACK")
 

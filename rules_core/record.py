@@ -60,44 +60,63 @@ def parse_header(h):
     return out
 
 
-def _dump_str(s):
-    out = ['"']
+def _dump_str(s, write):
+    write('"')
     for ch in s:
-        o = ord(ch)
         if ch == '"' or ch == "\\":
-            out.append("\\" + ch)
-        elif o < 0x20:
-            out.append("\\u%04x" % o)
+            write("\\" + ch)
+        elif ord(ch) < 0x20:
+            write("\\u%04x" % ord(ch))
         else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
+            write(ch)
+    write('"')
 
 
 # keys that lead an object, in this order; the rest follow sorted
 _KEY_ORDER = ("format", "v", "game", "variant", "players", "options", "e", "p")
 
 
-def dumps(obj):
-    """Canonical JSON: the same text on every interpreter (MicroPython dicts keep no order)."""
+def dump(obj, write):
+    """Canonical JSON written piece by piece: the same text on every interpreter (MicroPython
+    dicts keep no order), and no big intermediate string on a small heap."""
     t = type(obj)
     if obj is None:
-        return "null"
-    if obj is True:
-        return "true"
-    if obj is False:
-        return "false"
-    if t is int or t is float:
-        return repr(obj)
-    if t is str:
-        return _dump_str(obj)
-    if t is list or t is tuple:
-        return "[" + ", ".join(dumps(x) for x in obj) + "]"
-    if t is dict:
+        write("null")
+    elif obj is True:
+        write("true")
+    elif obj is False:
+        write("false")
+    elif t is int or t is float:
+        write(repr(obj))
+    elif t is str:
+        _dump_str(obj, write)
+    elif t is list or t is tuple:
+        write("[")
+        for i in range(len(obj)):
+            if i:
+                write(", ")
+            dump(obj[i], write)
+        write("]")
+    elif t is dict:
         keys = [k for k in _KEY_ORDER if k in obj]
         keys += sorted(k for k in obj if k not in _KEY_ORDER)
-        return "{" + ", ".join(_dump_str(k) + ": " + dumps(obj[k]) for k in keys) + "}"
-    raise TypeError("cannot serialise %r" % (obj,))
+        write("{")
+        for i in range(len(keys)):
+            if i:
+                write(", ")
+            _dump_str(keys[i], write)
+            write(": ")
+            dump(obj[keys[i]], write)
+        write("}")
+    else:
+        raise TypeError("cannot serialise %r" % (obj,))
+
+
+def dumps(obj):
+    """Canonical JSON text of obj (see dump)."""
+    parts = []
+    dump(obj, parts.append)
+    return "".join(parts)
 
 
 def parse_line(text):
@@ -152,7 +171,7 @@ def replay(source):
             if session is None:
                 session = Session(obj)
             else:
-                session.add(obj)
+                session.add(obj, text)
         except ValueError as e:
             raise type(e)("line %d: %s" % (n, e))
     if session is None:

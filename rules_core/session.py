@@ -4,9 +4,13 @@ A Session is a header plus the list of effective events, folded into the game's 
 object. Every event is validated by the rules before it is kept, so whatever the device
 appends to its record will replay. Undo moves the newest effective event to a redo stack
 and refolds from a fresh rules object (a game is at most a few hundred events).
+Effective events are kept as their JSON text: a string costs a fifth of the dict of lists
+it parses to, which is what lets a whole 4-player game fit a 64 KB MicroPython heap.
 """
+import json
+
 from rules_core.errors import RuleError, RecordError
-from rules_core.record import parse_header, rules_class
+from rules_core.record import dumps, parse_header, rules_class
 
 
 class Session:
@@ -16,8 +20,8 @@ class Session:
         self.players = self.header["players"]
         self._cls = rules_class(self.game)
         self.rules = self._fresh()
-        self._done = []  # effective events, oldest first (notes included: undo can cancel them)
-        self._undone = []  # redo stack; any new event clears it
+        self._done = []  # effective events as JSON text, oldest first (notes included: undo can cancel them)
+        self._undone = []  # redo stack (JSON text); any new event clears it
 
     def _fresh(self):
         # options.start (round 1's start player) is common to every game: set here, once
@@ -32,8 +36,11 @@ class Session:
         return rules
 
     # --- entering events ---
-    def add(self, ev):
-        """Validate and apply one record event (undo/redo/note included); return it."""
+    def add(self, ev, text=None):
+        """Validate and apply one record event (undo/redo/note included); return it.
+
+        `text` is the event's record line when there is one (saves serialising it again).
+        """
         if type(ev) is not dict or type(ev.get("e")) is not str:
             raise RecordError('an event is an object with a string "e"')
         e = ev["e"]
@@ -44,31 +51,32 @@ class Session:
         elif e == "note":
             if type(ev.get("text")) is not str:
                 raise RecordError("a note needs a text string")
-            self._done.append(ev)
-            self._undone = []
+            self._keep(ev, text)
         else:
             _apply(self.rules, ev)
-            self._done.append(ev)
-            self._undone = []
+            self._keep(ev, text)
         return ev
+
+    def _keep(self, ev, text):
+        self._done.append(text or dumps(ev))
+        self._undone = []
 
     def undo(self):
         """Cancel the newest effective event (across closed rounds too); return it."""
         if not self._done:
             raise RuleError("nothing to undo")
-        ev = self._done.pop()
-        self._undone.append(ev)
+        self._undone.append(self._done.pop())
         self.rules = self._fresh()
-        for old in self._done:
-            if old["e"] != "note":
-                self.rules.apply(old)
-        return ev
+        for ev in self.events():
+            if ev["e"] != "note":
+                self.rules.apply(ev)
+        return json.loads(self._undone[-1])
 
     def redo(self):
         """Re-apply the event undone last, if nothing else was entered since; return it."""
         if not self._undone:
             raise RuleError("nothing to redo")
-        ev = self._undone[-1]
+        ev = json.loads(self._undone[-1])
         if ev["e"] != "note":
             self.rules.apply(ev)
         self._done.append(self._undone.pop())
@@ -81,7 +89,12 @@ class Session:
         return bool(self._undone)
 
     def last_event(self):
-        return self._done[-1] if self._done else None
+        return json.loads(self._done[-1]) if self._done else None
+
+    def events(self):
+        """The effective events, oldest first (undone ones left out), as dicts."""
+        for text in self._done:
+            yield json.loads(text)
 
     def preview(self, ev):
         """Score change per player that `ev` would cause, without entering it."""

@@ -3,8 +3,8 @@
 Times below are worked out from the defaults debounce_ms=20, long_ms=600, repeat_ms=120
 unless a test says otherwise; a press counts from the sample where the contact settled.
 """
-from firmware.hal import keys
-from firmware.hal.buttons import ButtonLogic, QuadratureDecoder, three_button_logic, buttons_from_board
+from hal import keys
+from hal.buttons import ButtonLogic, QuadratureDecoder, three_button_logic, buttons_from_board
 from host_tools.vhal import VirtualButtons
 
 SIX = ("UP", "DOWN", "LEFT", "RIGHT", "OK", "BACK")

@@ -4,7 +4,7 @@ Glyph bytes are MicroPython's font_petme128_8x8 ('A' = 00 7c 7e 0b 0b 7e 7c 00).
 """
 import sys
 
-from firmware.hal.display import wrap_adafruit_ssd1306
+from hal.display import wrap_adafruit_ssd1306
 from host_tools.vhal import VirtualDisplay, install_framebuf
 
 

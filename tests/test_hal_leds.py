@@ -7,7 +7,7 @@ import importlib
 import sys
 import types
 
-from firmware.hal.leds import Leds, leds_from_board
+from hal.leds import Leds, leds_from_board
 from host_tools.vhal import VirtualLeds
 
 COLOURS = [(255, 0, 0), (0, 128, 0), (10, 20, 40)]

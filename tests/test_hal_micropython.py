@@ -10,8 +10,8 @@ import json
 import os
 
 import mp
-from firmware.boards.pico import BOARD as PICO
-from firmware.hal import framebuf_py
+from boards.pico import BOARD as PICO
+from hal import framebuf_py
 from host_tools.vhal import VirtualDisplay, micropython_fakes_dir
 
 SSD1306_DIR = os.path.join(mp.ROOT, "host_tools", "fakes", "vboard", "mip")
@@ -46,12 +46,12 @@ def draw(fb, FrameBuffer, MONO_VLSB, MONO_HLSB):
 
 MP_SCRIPT = r'''
 import sys, gc, json, micropython
-sys.path.insert(0, ".")
+sys.path.insert(0, "firmware")
 sys.path.insert(0, {ssd1306!r})
 sys.path.insert(0, {fakes!r})
 import framebuf, machine
-from firmware.hal import leds as hal_leds, buttons as hal_buttons, display as hal_display, keys
-from firmware.hal.buttons import ButtonLogic
+from hal import leds as hal_leds, buttons as hal_buttons, display as hal_display, keys
+from hal.buttons import ButtonLogic
 {scene}
 buf = bytearray(128 * 8)
 fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)

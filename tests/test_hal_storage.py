@@ -5,7 +5,7 @@ tried, so each byte boundary of every line (including inside a multi-byte UTF-8 
 """
 import os
 
-from firmware.hal import storage
+from hal import storage
 from host_tools.vhal import CutStorage, PowerCut
 
 RECORD = "game.jsonl"

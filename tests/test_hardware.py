@@ -17,7 +17,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HW = os.path.join(ROOT, "hardware")
 sys.path.insert(0, ROOT)
 
-from firmware.boards import BOARDS, load  # noqa: E402
+from boards import BOARDS, load  # noqa: E402
 
 
 def _generator():

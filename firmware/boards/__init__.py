@@ -7,5 +7,5 @@ def load(name):
     """Return the BOARD dict of board `name` (one of BOARDS); __import__ works on every runtime."""
     if name not in BOARDS:
         raise ValueError("unknown board %r in firmware/boards: expected one of %s" % (name, ", ".join(BOARDS)))
-    module = __import__("firmware.boards." + name, None, None, ("BOARD",))
+    module = __import__("boards." + name, None, None, ("BOARD",))
     return module.BOARD

@@ -22,8 +22,8 @@ update() and take() allocate nothing: state lives in preallocated lists and a by
 ring, and times are small ints (ticks wrap below 2**30).
 """
 from rules_core.compat import const
-from firmware.hal import keys
-from firmware.hal.clock import ticks_diff
+from hal import keys
+from hal.clock import ticks_diff
 
 RING_SIZE = const(16)
 _FIRED = const(-1)  # _next_at value: the long press has fired, nothing more until release

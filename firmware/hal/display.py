@@ -11,7 +11,7 @@ text(s, x, y[, c]) with 8x8 glyphs, blit(fbuf, x, y[, key]), scroll(dx, dy).
 """
 import gc
 
-from firmware.hal import framebuf_py
+from hal import framebuf_py
 
 
 class DriverDisplay(framebuf_py.FrameBuffer):

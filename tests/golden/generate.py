@@ -117,7 +117,7 @@ GOLDEN = {
 def write(name, session):
     with open(os.path.join(HERE, name + ".jsonl"), "w") as f:
         f.write(dumps(session.header) + "\n")
-        for ev in session._done:
+        for ev in session.events():
             f.write(dumps(ev) + "\n")
     with open(os.path.join(HERE, name + ".expected.json"), "w") as f:
         f.write(dumps(session.result()) + "\n")

@@ -1,0 +1,42 @@
+"""Colour names as the screens and the NeoPixels show them.
+
+The OLED is monochrome, so every colour is named by a 3-letter label and, on the wall
+drawings, by a letter (colour-blind players read the letter, never a shade).
+"""
+
+# name -> (3-letter label, letter, (r, g, b))
+COLOURS = {
+    "blue": ("blu", "B", (0, 40, 255)),
+    "yellow": ("yel", "Y", (255, 190, 0)),
+    "red": ("red", "R", (255, 0, 0)),
+    "black": ("blk", "K", (30, 0, 60)),
+    "white": ("wht", "W", (200, 200, 200)),
+    "pink": ("pnk", "P", (255, 40, 120)),
+    "orange": ("org", "O", (255, 80, 0)),
+    "green": ("grn", "G", (0, 200, 0)),
+    "teal": ("tea", "T", (0, 180, 140)),
+    "lightgreen": ("lgr", "L", (90, 255, 60)),
+    "darkgreen": ("dgr", "D", (0, 90, 20)),
+    "lilac": ("lil", "I", (180, 120, 255)),
+    "purple": ("pur", "U", (120, 0, 200)),
+}
+
+# seat colours: player i plays colour PLAYER_COLOURS[i] (preset names start with it)
+PLAYER_COLOURS = ("red", "blue", "green", "yellow", "purple")
+PRESET_NAMES = ("Ann", "Ben", "Cy", "Dee", "Eve", "Finn", "Gus", "Ida", "Jo", "Kim")
+
+
+def label(name):
+    """3-letter label of a colour name (or the name itself if unknown)."""
+    c = COLOURS.get(name)
+    return c[0] if c else name[:3]
+
+
+def letter(name):
+    c = COLOURS.get(name)
+    return c[1] if c else "?"
+
+
+def rgb(name):
+    c = COLOURS.get(name)
+    return c[2] if c else (0, 0, 0)

@@ -1,0 +1,52 @@
+"""5211 entries: each reveal's cards (2, then 1, then 1 per player and round), offering only
+cards still in the deck; in the long variant, a new deck when the pile ran out.
+"""
+from rules_core.game5211 import COLOURS
+from app.ui import Form, Field
+from app import colours
+
+
+def actions(app):
+    s = app.session
+    r = s.rules
+    items = []
+    for e, p in s.pending():
+        if e == "new_deck":
+            items.append(("New deck", _new_deck(app)))
+        elif e == "play":
+            items.append(("Reveal %s (%d)" % (s.players[p], r.next_reveal_size(p)), _play(app, p)))
+    return items
+
+
+def card_text(c, v):
+    return "%s %s" % (colours.label(c), "R" if v == 1 else v)
+
+
+def _new_deck(app):
+    def enter():
+        if app.enter({"e": "new_deck"}):
+            app.home()
+    return enter
+
+
+def _play(app, p):
+    def show():
+        r = app.session.rules
+        left = r.cards_left()
+        cards = [("-", None)] + [(card_text(c, v), [c, v]) for c in COLOURS for v in range(1, 7)
+                                 if left[(c, v)]]
+        fields = [Field("card %d" % (i + 1), cards) for i in range(r.next_reveal_size(p))]
+        seen = ", ".join(card_text(c, v) for c, v in r.round_plays(p))
+
+        def legal(values):
+            """Every card chosen so far is still in the deck (fields start empty, "-")."""
+            need = {}
+            for cv in values:
+                if cv:
+                    k = (cv[0], cv[1])
+                    need[k] = need.get(k, 0) + 1
+                    if need[k] > left[k]:
+                        raise ValueError("no %s left" % card_text(cv[0], cv[1]))
+        app.show(Form(app, "%s %s" % (app.session.players[p], seen), fields, legal=legal,
+                      build=lambda v: {"e": "play", "p": p, "cards": [cv for cv in v if cv]}))
+    return show

@@ -1,0 +1,127 @@
+"""Queen's Garden entries: buy a face-down expansion, pass (with discards), the round's
+scoring (three wheel categories and pillars, or printed points on the variant side), and in
+round 4 the final reserve and the garden's scoring groups.
+
+Discards and reserve values are entered as counts per pattern value (1..6).
+"""
+from rules_core.garden import CATEGORIES, PATTERNS, group_score
+from app.ui import Form, Field, Menu, count_field
+from app import colours
+
+VALUES = range(1, 7)
+
+
+def actions(app):
+    s = app.session
+    r = s.rules
+    items = []
+    for p in r.to_pass():
+        if r.can_buy(p):
+            items.append(("Buy %s" % s.players[p], _buy(app, p)))
+        items.append(("Pass %s" % s.players[p], _pass(app, p)))
+    acting = r.to_pass()
+    for e, p in s.pending():
+        if p not in acting:  # phase-2 and final entries come after the player passed
+            if e == "round_score":
+                items.append(("Score %s" % s.players[p], _round_score(app, p)))
+            elif e == "reserve":
+                items.append(("Reserve %s" % s.players[p], _reserve(app, p)))
+            elif e == "garden":
+                items.append(("Garden %s" % s.players[p], lambda p=p: app.show(Groups(app, p))))
+    return items
+
+
+def _values(counts):
+    """Counts of values 1..6 -> the list of values, e.g. [0, 2, 0, 1, 0, 0] -> [2, 2, 4]."""
+    out = []
+    for i in range(6):
+        out += [i + 1] * counts[i]
+    return out
+
+
+def _buy(app, p):
+    def enter():
+        if app.enter({"e": "buy", "p": p}):
+            app.home()
+    return enter
+
+
+def _pass(app, p):
+    def show():
+        fields = [count_field("value %d x" % v, 0, 14) for v in VALUES]
+        app.show(Form(app, "Pass " + app.session.players[p], fields,
+                      build=lambda v: {"e": "pass", "p": p, "discard": _values(v)}))
+    return show
+
+
+def _round_score(app, p):
+    def show():
+        if app.session.rules.variant == "standard":
+            fields = [count_field("categ %d" % i, 0, 54) for i in (1, 2, 3)]
+            build = lambda v: {"e": "round_score", "p": p, "matches": v[:3], "pillars": v[3]}
+        else:
+            fields = [count_field("points", 0, 972)]
+            build = lambda v: {"e": "round_score", "p": p, "points": v[0], "pillars": v[1]}
+        fields.append(count_field("pillars", 0, 36))
+        app.show(Form(app, "Score " + app.session.players[p], fields, build=build))
+    return show
+
+
+def _reserve(app, p):
+    def show():
+        fields = [count_field("jokers", 0, 12)] + [count_field("value %d x" % v, 0, 14) for v in VALUES]
+        app.show(Form(app, "Reserve " + app.session.players[p], fields, build=lambda v: {
+            "e": "reserve", "p": p, "jokers": v[0], "values": _values(v[1:])}))
+    return show
+
+
+def group_text(g):
+    return "%s %s" % (colours.label(g["of"]), "+".join(str(v) for v in g["values"]))
+
+
+class Groups(Menu):
+    """The garden's scoring groups, added one by one; the last row enters them all."""
+
+    def __init__(self, app, p, groups=None):
+        self.p = p
+        self.groups = groups or []
+        ev = self.event()
+        try:
+            gain = "%+d" % app.session.preview(ev)[p]
+        except ValueError:
+            gain = ""
+        items = [(group_text(g), self._remove(i)) for i, g in enumerate(self.groups)]
+        items += [("Add group", self._add), ("OK save " + gain, self._save)]
+        Menu.__init__(self, app, "Garden " + app.session.players[p], items, cursor=len(items) - 2)
+
+    def event(self):
+        return {"e": "garden", "p": self.p, "groups": self.groups}
+
+    def _remove(self, i):
+        return lambda: self.app.show(Groups(self.app, self.p, self.groups[:i] + self.groups[i + 1:]))
+
+    def _save(self):
+        if self.app.enter(self.event()):
+            self.app.home()
+
+    def _add(self):
+        app = self.app
+        yes_no = [("no", False), ("yes", True)]
+        fields = [Field("of", [(colours.label(c) if c not in PATTERNS else c, c) for c in CATEGORIES]),
+                  count_field("pattern n", 3, 6)]
+        fields += [Field("%s" % PATTERNS[i], yes_no, 1 if i < 3 else 0) for i in range(6)]
+
+        def group(values):
+            of = values[0]
+            if of in PATTERNS:
+                return {"of": of, "values": [PATTERNS.index(of) + 1] * values[1]}
+            return {"of": of, "values": [i + 1 for i in range(6) if values[2 + i]]}
+
+        def legal(values):
+            g = group(values)
+            group_score(g["of"], g["values"])
+
+        def save(values):
+            app.show(Groups(app, self.p, self.groups + [group(values)]))
+        app.show(Form(app, "Group", fields, save=save, legal=legal,
+                      back=lambda: app.show(Groups(app, self.p, self.groups))))

@@ -1,0 +1,69 @@
+"""Sintra entries: a completed window (column, colour bonus, kept glass), broken glass, who
+took the start tile from the centre, and in round VI each player's leftover glass.
+
+Fields offer only values the rules accept (open windows, a bonus that fits the kept glass).
+"""
+from rules_core.sintra import COLOURS
+from app.ui import Form, Field, Menu, count_field
+from app import colours
+
+
+def actions(app):
+    s = app.session
+    r = s.rules
+    n = len(s.players)
+    order = [(s.start_player + i) % n for i in range(n)]
+    items = []
+    final = s.round == r.rounds_total
+    for p in order:
+        if final and r.leftover[p] is None:
+            items.append(("Leftover %s" % s.players[p], _leftover(app, p)))
+    for p in order:
+        if r.leftover[p] is None and r.open_windows(p):
+            items.append(("Window %s" % s.players[p], _window(app, p)))
+    for p in order:
+        if r.leftover[p] is None:
+            items.append(("Broken %s" % s.players[p], _broken(app, p)))
+    if r.next_start is None:
+        takers = [p for p in order if r.leftover[p] is None]
+        if takers:
+            items.append(("First from ctr", lambda: app.show(Menu(app, "Start tile", [
+                (s.players[p], _first(app, p)) for p in takers]))))
+    return items
+
+
+def _first(app, p):
+    def enter():
+        if app.enter({"e": "first", "p": p}):
+            app.home()
+    return enter
+
+
+def _window(app, p):
+    def show():
+        s = app.session
+        keep = [(colours.label(c), c) for c in COLOURS]
+        fields = [Field("window", [(str(c), c) for c in s.rules.open_windows(p)]),
+                  Field("keep", keep),
+                  count_field("bonus", 0, 5)]
+        fields[2].follows = True
+        app.show(Form(app, "Window " + s.players[p], fields, build=lambda v: {
+            "e": "window", "p": p, "col": v[0], "keep": v[1], "bonus": v[2]}))
+    return show
+
+
+def _broken(app, p):
+    def show():
+        s = app.session
+        app.show(Form(app, "Broken " + s.players[p], [count_field("glass", 1, s.rules.max_broken)],
+                      build=lambda v: {"e": "broken", "p": p, "n": v[0]}))
+    return show
+
+
+def _leftover(app, p):
+    def show():
+        s = app.session
+        hi = 4 * len(s.rules.open_windows(p))
+        app.show(Form(app, "Leftover " + s.players[p], [count_field("glass", 0, hi)],
+                      build=lambda v: {"e": "leftover", "p": p, "n": v[0]}))
+    return show

@@ -1,0 +1,95 @@
+"""The NeoPixel frame: what the LEDs say about the game, written only when it changes.
+
+Strip layout (a matrix uses the same indices outside the Azul wall):
+  LED p (p < players): player p's colour, full when p has an entry pending, dim otherwise;
+  next LED: the start player's colour; next: Sintra's round colour.
+  One LED: the colour of the next player to enter (or of the start player).
+A 5x5 matrix shows the wall of the player being entered on the Azul form.
+A refused input flashes every LED red; the final standings chase in the winner's colour.
+Colours are scaled once per brightness change into tuples that the frame only points at,
+so building a frame allocates nothing beyond reused lists.
+"""
+from app.colours import COLOURS, PLAYER_COLOURS
+
+OFF = (0, 0, 0)
+DIM = 6  # a dim colour is 1/DIM of the full one
+
+
+class LedView:
+    def __init__(self, leds):
+        self.leds = leds
+        self.n = leds.n
+        self.count = self.n
+        self.matrix = False
+        self.want = [OFF] * self.n
+        self.shown = [None] * self.n
+        self.full = {}
+        self.dim = {}
+        self.configure(5, self.n, "strip")
+
+    def configure(self, level, count, layout):
+        """Brightness 1..5, LEDs in use, "strip" or "matrix5x5"; rebuilds the scaled palette."""
+        self.count = max(0, min(count, self.n))
+        self.matrix = layout == "matrix5x5" and self.count >= 25
+        for name in COLOURS:
+            r, g, b = COLOURS[name][2]
+            self.full[name] = (r * level // 5, g * level // 5, b * level // 5)
+            self.dim[name] = (r * level // (5 * DIM), g * level // (5 * DIM), b * level // (5 * DIM))
+        self.shown = [None] * self.n  # force a rewrite
+
+    def update(self, app, now):
+        """Compose the frame for the app's state; write and show() only what changed."""
+        w = self.want
+        for i in range(self.n):
+            w[i] = OFF
+        s = app.session
+        if app.flashing(now):
+            for i in range(self.count):
+                w[i] = self.full["red"]
+        elif s is not None and s.finished and app.on_final():
+            won = app.screen.won  # kept by the final screen: nothing allocated per frame
+            phase = (now // 150) % 3
+            for i in range(self.count):
+                if (i + phase) % 3 == 0 and won:
+                    w[i] = self.full[PLAYER_COLOURS[won[(i // 3) % len(won)]]]
+        elif s is not None:
+            wall = app.screen_wall()
+            if wall is not None and self.matrix:
+                self._wall(wall)
+            else:
+                self._players(s)
+        changed = False
+        for i in range(self.n):
+            if w[i] is not self.shown[i]:
+                self.leds[i] = w[i]
+                self.shown[i] = w[i]
+                changed = True
+        if changed:
+            self.leds.show()
+
+    def _players(self, s):
+        w = self.want
+        n = len(s.players)
+        waiting = s.pending()
+        if self.count == 1:
+            p = waiting[0][1] if waiting and waiting[0][1] is not None else s.start_player
+            w[0] = self.full[PLAYER_COLOURS[p]]
+            return
+        for p in range(min(n, self.count)):
+            busy = False
+            for _, q in waiting:
+                if q == p:
+                    busy = True
+            w[p] = (self.full if busy else self.dim)[PLAYER_COLOURS[p]]
+        if n < self.count:
+            w[n] = self.full[PLAYER_COLOURS[s.start_player]]
+        rules = s.rules
+        if n + 1 < self.count and hasattr(rules, "bonus_colour") and not s.finished:
+            w[n + 1] = self.full[rules.bonus_colour()]
+
+    def _wall(self, cells):
+        """cells: 25 colour names or None, row by row (placed and being entered)."""
+        w = self.want
+        for i in range(25):
+            if cells[i]:
+                w[i] = self.full[cells[i]]

@@ -1,0 +1,100 @@
+"""Between entries: every player's score and rank; after the game: the final standings.
+
+Scoreboard rows: "1 Ann   23 S!" = rank, name, score, S start player, ! entry pending.
+Then the round (x/y), "LAST ROUND", Sintra's bonus colour and the next entry due.
+OK opens the entries of this round; BACK the main menu; hold BACK undoes from anywhere.
+"""
+from hal.keys import UP, DOWN, OK, BACK, CODE_MASK
+from app.ui import ListScreen
+from app import colours
+
+GAME_NAMES = {"azul": "Azul", "sintra": "Sintra", "garden": "Garden", "5211": "5211"}
+
+
+def standings_rows(s):
+    rows = []
+    waiting = [p for _, p in s.pending()]
+    for rank, p in s.standings():
+        flags = ("S" if p == s.start_player and s.game != "5211" and not s.finished else "") + \
+                ("!" if p in waiting else "")
+        rows.append(("%d %-7s%4d %s" % (rank, s.players[p][:7], s.scores[p], flags)).rstrip())
+    return rows
+
+
+class Scoreboard(ListScreen):
+    def __init__(self, app):
+        ListScreen.__init__(self, app)
+        self.cursor = None
+        s = app.session
+        total = s.rounds_total
+        self.title = "%s R%d%s" % (GAME_NAMES[s.game], s.round, "/%d" % total if total else "")
+        rows = standings_rows(s)
+        if s.last_round():
+            rows.append("LAST ROUND")
+        if hasattr(s.rules, "bonus_colour"):
+            c = s.rules.bonus_colour()
+            rows.append("bonus %s (%s)" % (colours.label(c), colours.letter(c)))
+        waiting = s.pending()
+        if waiting:
+            e, p = waiting[0]
+            rows.append("next %s %s" % (e, s.players[p] if p is not None else ""))
+        else:
+            rows.append("OK: end round")
+        self._rows = rows
+
+    def rows(self):
+        return self._rows
+
+    def key(self, k):
+        base = k & CODE_MASK
+        if base in (UP, DOWN):
+            self.move(base, len(self._rows))
+        elif base == OK:
+            from app import entries
+            entries.open(self.app)
+        elif base == BACK:
+            from app import system
+            self.app.show(system.MainMenu(self.app))
+
+
+class Final(ListScreen):
+    """Standings, winners, tie-break, then each player's breakdown. OK/BACK leave: the
+    current game moves to the history; a game opened from the history runs `back`."""
+    final = True
+
+    def __init__(self, app, session, back=None):
+        ListScreen.__init__(self, app)
+        self.cursor = None
+        self.back = back
+        r = session.result()
+        self.won = r["winners"]
+        self.title = "%s final" % GAME_NAMES[session.game] if r["finished"] else "%s R%d" % (
+            GAME_NAMES[session.game], r["round"])
+        rows = standings_rows(session)
+        names = [session.players[p] for p in self.won]
+        if names:
+            rows.append("won: " + ", ".join(names))
+        if r["tiebreak"]:
+            rows.append("tie: " + r["tiebreak"])
+        for p in range(len(session.players)):
+            rows.append("- " + session.players[p])
+            b = r["breakdown"][p]
+            for k in sorted(b):
+                if k != "total":
+                    rows.append(" %s %s" % (k[:10], b[k]))
+        self._rows = rows
+
+    def rows(self):
+        return self._rows
+
+    def key(self, k):
+        base = k & CODE_MASK
+        if base in (UP, DOWN):
+            self.move(base, len(self._rows))
+        elif base in (OK, BACK):
+            if self.back:
+                self.back()
+            else:  # leaving the finished current game files it (undo is possible until then)
+                from app import system
+                self.app.archive()
+                self.app.show(system.MainMenu(self.app))

@@ -1,0 +1,253 @@
+"""Screen building blocks: the drawing surface, a scrolling list, a menu and a form.
+
+Every screen is a list of text rows under a title (8x8 font: 16 characters a row; 8 rows on a
+128x64 display, 4 on 128x32). The cursor row is drawn inverted. Screens only draw when the
+app says the frame is dirty, so nothing here runs in an idle loop.
+"""
+from hal.keys import UP, DOWN, LEFT, RIGHT, OK, BACK, CODE_MASK
+
+COLS = 16  # characters per row
+
+
+class Canvas:
+    """The display plus the text drawn in the current frame (tests and the simulator read it)."""
+
+    def __init__(self, display):
+        self.d = display
+        self.w = display.width
+        self.h = display.height
+        self.rows = self.h // 8
+        self.frame = []  # strings drawn since clear(), top to bottom
+
+    def clear(self):
+        self.d.fill(0)
+        self.frame = []
+
+    def text(self, s, x, y, c=1):
+        self.d.text(s, x, y, c)
+        self.frame.append(s)
+
+    def row(self, i, s, inverted=False, width=0):
+        """Text on row i (up to `width` pixels, default all); an inverted row is the cursor."""
+        y = i * 8
+        width = width or self.w
+        if inverted:
+            self.d.fill_rect(0, y, width, 8, 1)
+        self.text(s[:width // 8], 0, y, 0 if inverted else 1)
+
+
+class Screen:
+    """A screen: key(k) handles one press, draw(canvas) paints it. `app` is the App."""
+    wide = True  # False: the rows leave the right 40 pixels to draw()'s extra (Azul wall)
+
+    def __init__(self, app):
+        self.app = app
+
+    def key(self, k):
+        pass
+
+    def draw(self, cv):
+        pass
+
+
+class ListScreen(Screen):
+    """A title and rows; `cursor` is None for a read-only list (UP/DOWN scroll it)."""
+    title = ""
+
+    def __init__(self, app):
+        Screen.__init__(self, app)
+        self.cursor = 0
+        self.top = 0
+
+    def rows(self):
+        return []
+
+    def move(self, k, n):
+        step = -1 if k == UP else 1
+        if self.cursor is None:
+            self.top = max(0, min(self.top + step, n - 1))
+        elif n:
+            self.cursor = (self.cursor + step) % n
+
+    def draw(self, cv):
+        rows = self.rows()
+        x_end = cv.w if self.wide else cv.w - 40
+        cv.row(0, self.title, False, x_end)
+        cv.d.hline(0, 7, x_end, 1)
+        visible = cv.rows - 1
+        if self.cursor is not None:  # keep the cursor on screen
+            if self.cursor < self.top:
+                self.top = self.cursor
+            elif self.cursor >= self.top + visible:
+                self.top = self.cursor - visible + 1
+        for i in range(visible):
+            j = self.top + i
+            if j >= len(rows):
+                break
+            cv.row(i + 1, rows[j], j == self.cursor, x_end)
+
+
+class Menu(ListScreen):
+    """Pick one of `items`: a list of (label, callback). BACK runs `back` (default: home)."""
+
+    def __init__(self, app, title, items, back=None, cursor=0):
+        ListScreen.__init__(self, app)
+        self.title = title
+        self.items = items
+        self.back = back
+        self.cursor = cursor if cursor < len(items) else 0
+
+    def rows(self):
+        return [label for label, _ in self.items]
+
+    def key(self, k):
+        base = k & CODE_MASK
+        if base in (UP, DOWN):
+            self.move(base, len(self.items))
+        elif base == OK and self.items:
+            self.items[self.cursor][1]()
+        elif base == BACK:
+            (self.back or self.app.home)()
+
+
+class Field:
+    """One form field: label, choices [(text, value)], the chosen index."""
+
+    def __init__(self, label, choices, index=0, follows=False):
+        self.label = label
+        self.choices = choices
+        self.index = index
+        self.follows = follows  # may change when an earlier field does (see Form._turn)
+
+    def value(self):
+        return self.choices[self.index][1]
+
+    def text(self):
+        return "%s %s" % (self.label, self.choices[self.index][0])
+
+
+class Form(ListScreen):
+    """Fields changed with LEFT/RIGHT, offering only values for which `legal(values)` holds.
+
+    `build(values)` makes the event; the last row saves it (app.enter) and shows the points it
+    will give (session.preview). Fields start at the first legal value from their index.
+    `save(values)` replaces entering an event (settings forms).
+    """
+
+    def __init__(self, app, title, fields, build=None, done=None, save=None, legal=None, back=None):
+        ListScreen.__init__(self, app)
+        self.back = back
+        self.title = title
+        self.fields = fields
+        self.build = build
+        self.done = done
+        self.save = save
+        self.legal = legal or self._legal_event
+        self.note = ""
+        for i in range(len(fields)):
+            if not self._ok():
+                self._turn(i, 1)
+        self._update()
+
+    def values(self):
+        return [f.value() for f in self.fields]
+
+    def _legal_event(self, values):
+        self.app.session.preview(self.build(values))
+
+    def _ok(self):
+        try:
+            self.legal(self.values())
+            return True
+        except ValueError:
+            return False
+
+    def _turn(self, i, step):
+        """Move field i to its next legal value, adjusting a later `follows` field if that
+        makes it legal (Sintra: the bonus follows the kept glass); False when none fits."""
+        f = self.fields[i]
+        start = f.index
+        n = len(f.choices)
+        for _ in range(n - 1):
+            f.index = (f.index + step) % n
+            if self._ok() or self._follow(i + 1):
+                return True
+        f.index = start
+        return False
+
+    def _follow(self, j):
+        for k in range(j, len(self.fields)):
+            g = self.fields[k]
+            if g.follows:
+                start = g.index
+                for _ in range(len(g.choices) - 1):
+                    g.index = (g.index + 1) % len(g.choices)
+                    if self._ok():
+                        return True
+                g.index = start
+        return False
+
+    def _update(self):
+        """Recompute the save row: the points the entry gives, per player."""
+        self.note = ""
+        if self.save or not self.build:
+            return
+        try:
+            deltas = self.app.session.preview(self.build(self.values()))
+        except ValueError:
+            return
+        names = self.app.session.players
+        parts = ["%s%+d" % (names[p][:3], deltas[p]) for p in range(len(deltas)) if deltas[p]]
+        self.note = " ".join(parts) or "+0"
+
+    def rows(self):
+        return [f.text() for f in self.fields] + ["OK " + (self.note or "save")]
+
+    def key(self, k):
+        base = k & CODE_MASK
+        n = len(self.fields)
+        if base in (UP, DOWN):
+            self.move(base, n + 1)
+        elif base in (LEFT, RIGHT) and self.cursor < n:
+            if self._turn(self.cursor, -1 if base == LEFT else 1):
+                self._update()
+            else:
+                self.app.refuse("no other value fits")
+        elif base == OK:
+            if self.cursor < n:
+                self.cursor += 1
+            elif self.save:
+                self.save(self.values())
+            elif self.app.enter(self.build(self.values())):
+                (self.done or self.app.home)()
+        elif base == BACK:
+            (self.back or self.app.home)()
+
+
+class Confirm(Form):
+    """A form without fields: the event and its points, OK enters it."""
+
+    def __init__(self, app, title, event):
+        Form.__init__(self, app, title, [], build=lambda values: event)
+
+
+class Numbers:
+    """The choices lo..hi as (text, value), made on demand (a 0..972 field costs nothing)."""
+
+    def __init__(self, lo, hi):
+        self.lo = lo
+        self.n = hi - lo + 1
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        if not 0 <= i < self.n:
+            raise IndexError(i)
+        v = self.lo + i
+        return (str(v), v)
+
+
+def count_field(label, lo, hi, value=None):
+    """A number field lo..hi starting at `value` (default lo)."""
+    return Field(label, Numbers(lo, hi), (value - lo) if value is not None else 0)

@@ -1,0 +1,7 @@
+"""Where the device keeps its files, relative to the filesystem root (the board's flash or --data)."""
+
+DATA_DIR = "data"
+CURRENT = "data/current.jsonl"
+HISTORY_DIR = "data/history"
+SETTINGS = "data/settings.json"
+ERRORS = "data/errors.log"

@@ -1,0 +1,306 @@
+"""Export game records: per-round scores and final breakdowns.
+
+    azul-companion export FILE... --to csv|json|bgstats|html [--out F]
+
+csv     one row per game x closed round x player (points that round, total after it)
+json    a list of replay results (RECORD_FORMAT.md) with the file and player names
+bgstats a BG Stats import file: games, players, locations, plays with playerScores
+html    one self-contained page: a score-by-round SVG line chart and breakdown per game
+
+Every record is replayed with rules_core; scores are never read from anywhere else.
+"""
+import csv
+import datetime
+import hashlib
+import html
+import io
+import json
+import os
+import sys
+import uuid
+
+FORMATS = ("csv", "json", "bgstats", "html")
+GAME_NAMES = {"azul": "Azul", "sintra": "Azul: Stained Glass of Sintra",
+              "garden": "Azul: Queen's Garden", "5211": "5211"}
+BGG_IDS = {"azul": 230802, "sintra": 256226}  # BoardGameGeek ids; 0 lets BG Stats ask
+PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd")  # one colour per seat
+NAMESPACE = uuid.UUID("6c1b3f2e-5a8d-4d7e-9a41-0c2d8e7f9b10")  # stable play/player uuids
+
+
+class ExportError(Exception):
+    """A file that cannot be exported, reported as one line."""
+
+
+class Game:
+    """One replayed record: what every exporter needs."""
+
+    def __init__(self, path, session, warnings, raw):
+        self.path = path
+        self.name = os.path.basename(path)
+        self.players = list(session.players)
+        self.header = session.header
+        self.result = session.result()
+        self.warnings = warnings
+        self.digest = hashlib.sha256(raw).hexdigest()
+        self.date = self._date(path)
+
+    def _date(self, path):
+        """The header's date if the device wrote one, else the file's modification time."""
+        for key in ("date", "started", "time"):
+            value = self.header.get(key)
+            if isinstance(value, str) and len(value) >= 10:
+                return value.replace("T", " ")[:19].ljust(19, "0") if len(value) > 10 else value + " 00:00:00"
+        return datetime.datetime.fromtimestamp(os.path.getmtime(path)).strftime("%Y-%m-%d %H:%M:%S")
+
+    def totals_by_round(self):
+        """[[total per player] per closed round]."""
+        return [list(r) for r in self.result.get("round_scores") or []]
+
+    def points_by_round(self):
+        """[[points gained per player] per closed round]."""
+        totals = self.totals_by_round()
+        previous = [0] * len(self.players)
+        out = []
+        for row in totals:
+            out.append([t - p for t, p in zip(row, previous)])
+            previous = row
+        return out
+
+
+def record_lines(text):
+    """Split on "\\n" only (JSON strings may hold other line separators); keep the ends."""
+    parts = text.split("\n")
+    last = parts.pop()
+    lines = [p + "\n" for p in parts]
+    if last:
+        lines.append(last)  # no newline: a torn write, replay warns and drops it
+    return lines
+
+
+def load(paths):
+    from rules_core.record import replay
+
+    games = []
+    for path in paths:
+        try:
+            with open(path, "rb") as f:
+                raw = f.read()
+        except OSError as e:
+            raise ExportError("cannot read %s: %s" % (path, e.strerror or e))
+        try:
+            session, warnings = replay(record_lines(raw.decode("utf-8")))
+        except UnicodeError:
+            raise ExportError("%s: not UTF-8 text" % path)
+        except ValueError as e:
+            raise ExportError("%s: %s" % (path, e))
+        games.append(Game(path, session, warnings, raw))
+    return games
+
+
+# --- csv ---------------------------------------------------------------------------------------
+def to_csv(games):
+    keys = sorted({k for g in games for b in g.result["breakdown"] for k in b})
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["file", "game", "variant", "date", "round", "seat", "player", "round_points",
+                "total", "final_score", "winner"] + ["final_" + k for k in keys])
+    for g in games:
+        r = g.result
+        for n, (points, totals) in enumerate(zip(g.points_by_round(), g.totals_by_round()), 1):
+            for p, name in enumerate(g.players):
+                b = r["breakdown"][p]
+                w.writerow([g.name, r["game"], r.get("variant", g.header.get("variant", "")), g.date, n, p, name,
+                            points[p], totals[p], r["scores"][p], int(p in r["winners"])]
+                           + [_cell(b.get(k, "")) for k in keys])
+    return out.getvalue()
+
+
+def _cell(v):
+    return json.dumps(v) if isinstance(v, (list, dict)) else v
+
+
+# --- json --------------------------------------------------------------------------------------
+def to_json(games):
+    items = []
+    for g in games:
+        item = {"file": g.name, "players": g.players}
+        item.update(g.result)
+        if g.warnings:
+            item["warnings"] = g.warnings
+        items.append(item)
+    return json.dumps(items, indent=2, sort_keys=True) + "\n"
+
+
+# --- BG Stats ----------------------------------------------------------------------------------
+def _uuid(*parts):
+    return str(uuid.uuid5(NAMESPACE, "/".join(str(p) for p in parts))).upper()
+
+
+def to_bgstats(games):
+    """BG Stats' import file: tables of games/players/locations, plays point into them by id."""
+    now = datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
+    players, game_ids, plays = {}, {}, []
+    for g in games:
+        for name in g.players:
+            players.setdefault(name, len(players) + 1)
+        game_ids.setdefault(g.result["game"], len(game_ids) + 1)
+    for g in games:
+        r = g.result
+        scores, winners = r["scores"], r["winners"]
+        high = not winners or scores[winners[0]] == max(scores)
+        order = sorted(range(len(scores)), key=lambda p: (p not in winners, -scores[p] if high else scores[p]))
+        ranks = {}
+        for i, p in enumerate(order):
+            ranks[p] = 1 if p in winners else i + 1
+        plays.append({
+            "uuid": _uuid("play", g.digest),
+            "gameRefId": game_ids[r["game"]],
+            "locationRefId": 1,
+            "playDate": g.date,
+            "entryDate": now,
+            "modificationDate": now,
+            "durationMin": 0,
+            "ignored": not r["finished"],
+            "manualWinner": False,
+            "usesTeams": False,
+            "rounds": len(r.get("round_scores") or []),
+            "board": r.get("variant", ""),
+            "comments": "Azul Companion record %s" % g.name,
+            "scoringSetting": 0,
+            "playerScores": [{
+                "playerRefId": players[name],
+                "score": str(scores[p]),
+                "winner": p in winners,
+                "rank": ranks[p],
+                "seatOrder": p + 1,
+                "startPlayer": p == 0,
+                "newPlayer": False,
+                "role": "",
+            } for p, name in enumerate(g.players)],
+        })
+    data = {
+        "games": [{"id": i, "uuid": _uuid("game", key), "name": GAME_NAMES.get(key, key),
+                   "bggId": BGG_IDS.get(key, 0), "bggName": GAME_NAMES.get(key, key),
+                   "highestWins": True, "noPoints": False, "isBaseGame": True, "isExpansion": False,
+                   "cooperative": False, "modificationDate": now}
+                  for key, i in game_ids.items()],
+        "players": [{"id": i, "uuid": _uuid("player", name), "name": name, "isAnonymous": False,
+                     "modificationDate": now} for name, i in players.items()],
+        "locations": [{"id": 1, "uuid": _uuid("location", "table"), "name": "Azul Companion",
+                       "modificationDate": now}],
+        "plays": plays,
+        "userInfo": {"meRefId": 0},
+    }
+    return json.dumps(data, indent=2) + "\n"
+
+
+# --- HTML --------------------------------------------------------------------------------------
+STYLE = """body{font-family:sans-serif;margin:24px;color:#222;background:#fff}
+h1{font-size:22px}h2{font-size:18px;margin-top:28px}table{border-collapse:collapse;margin:8px 0}
+td,th{border:1px solid #bbb;padding:3px 8px;text-align:right}th:first-child,td:first-child{text-align:left}
+.win{font-weight:bold}.note{color:#666;font-size:13px}svg text{font-size:11px;fill:#333}"""
+
+
+def svg_chart(g, width=560, height=260):
+    """Cumulative score after each closed round, one polyline per player."""
+    totals = g.totals_by_round()
+    left, right, top, bottom = 44, 110, 12, 30
+    if not totals:
+        return '<p class="note">no round closed yet</p>'
+    rounds = [0] + list(range(1, len(totals) + 1))
+    series = [[0] + [row[p] for row in totals] for p in range(len(g.players))]
+    lo = min(0, min(min(s) for s in series))
+    hi = max(1, max(max(s) for s in series))
+    pw, ph = width - left - right, height - top - bottom
+
+    def x(i):
+        return left + pw * i / max(1, len(rounds) - 1)
+
+    def y(v):
+        return top + ph * (hi - v) / (hi - lo)
+
+    parts = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img">'
+             % (width, height, width, height)]
+    parts.append('<rect x="%d" y="%d" width="%d" height="%d" fill="#fafafa" stroke="#999"/>' % (left, top, pw, ph))
+    for v in sorted({lo, 0, hi, (lo + hi) // 2}):
+        parts.append('<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#ddd"/><text x="%d" y="%.1f" text-anchor="end">%d</text>'
+                     % (left, left + pw, y(v), y(v), left - 4, y(v) + 4, v))
+    for i in rounds:
+        parts.append('<text x="%.1f" y="%d" text-anchor="middle">%s</text>' % (x(i), height - 10, i))
+    for p, s in enumerate(series):
+        colour = PALETTE[p % len(PALETTE)]
+        points = " ".join("%.1f,%.1f" % (x(i), y(v)) for i, v in zip(rounds, s))
+        parts.append('<polyline fill="none" stroke="%s" stroke-width="3" points="%s"/>' % (colour, points))
+        for i, v in zip(rounds, s):
+            parts.append('<circle cx="%.1f" cy="%.1f" r="3.5" fill="%s"/>' % (x(i), y(v), colour))
+        ly = top + 14 + 18 * p
+        parts.append('<rect x="%d" y="%d" width="14" height="10" fill="%s"/><text x="%d" y="%d">%s</text>'
+                     % (left + pw + 10, ly - 9, colour, left + pw + 28, ly, html.escape(g.players[p])))
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def to_html(games):
+    e = html.escape
+    body = ["<h1>Azul Companion: %d game%s</h1>" % (len(games), "" if len(games) == 1 else "s")]
+    for g in games:
+        r = g.result
+        body.append("<h2>%s (%s) &mdash; %s</h2>" % (e(GAME_NAMES.get(r["game"], r["game"])),
+                                                    e(str(r.get("variant", ""))), e(g.name)))
+        body.append('<p class="note">%s, %s after round %d%s</p>' % (
+            e(g.date), "final" if r["finished"] else "in progress", r["round"],
+            ", tie-break: %s" % e(str(r["tiebreak"])) if r.get("tiebreak") else ""))
+        body.append(svg_chart(g))
+        keys = sorted({k for b in r["breakdown"] for k in b})
+        rows = ["<tr><th></th>%s</tr>" % "".join(
+            '<th style="color:%s">%s</th>' % (PALETTE[p % len(PALETTE)], e(n)) for p, n in enumerate(g.players))]
+        for n, row in enumerate(g.points_by_round(), 1):
+            rows.append("<tr><td>round %d</td>%s</tr>" % (n, "".join("<td>%+d</td>" % v for v in row)))
+        for k in keys:
+            rows.append("<tr><td>%s</td>%s</tr>" % (e(k.replace("_", " ")), "".join(
+                "<td>%s</td>" % e(_text(b.get(k, ""))) for b in r["breakdown"])))
+        rows.append("<tr><td><b>score</b></td>%s</tr>" % "".join(
+            '<td class="%s">%d%s</td>' % ("win" if p in r["winners"] else "", s, " &#9733;" if p in r["winners"] else "")
+            for p, s in enumerate(r["scores"])))
+        body.append("<table>%s</table>" % "".join(rows))
+    return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Azul Companion report</title>'
+            "<style>%s</style></head><body>\n%s\n</body></html>\n" % (STYLE, "\n".join(body)))
+
+
+def _text(v):
+    return json.dumps(v) if isinstance(v, (list, dict)) else str(v)
+
+
+WRITERS = {"csv": to_csv, "json": to_json, "bgstats": to_bgstats, "html": to_html}
+
+
+def export(paths, fmt):
+    return WRITERS[fmt](load(paths))
+
+
+def add_arguments(parser):
+    parser.add_argument("files", nargs="+", metavar="FILE", help="game records (.jsonl)")
+    parser.add_argument("--to", choices=FORMATS, required=True, help="output format")
+    parser.add_argument("--out", help="output file (default: stdout)")
+
+
+def run(args):
+    try:
+        games = load(args.files)
+        text = WRITERS[args.to](games)
+    except ExportError as e:
+        sys.stderr.write("azul-companion export: %s\n" % e)
+        return 1
+    for g in games:
+        for w in g.warnings:
+            sys.stderr.write("%s: warning: %s\n" % (g.path, w))
+    if args.out:
+        try:
+            with open(args.out, "w", encoding="utf-8", newline="") as f:
+                f.write(text)
+        except OSError as e:
+            sys.stderr.write("azul-companion export: cannot write %s: %s\n" % (args.out, e.strerror or e))
+            return 1
+    else:
+        sys.stdout.write(text)
+    return 0

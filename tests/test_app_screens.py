@@ -1,0 +1,238 @@
+"""The App's screens, LEDs, undo, resume and crash handling, through the virtual board.
+
+Golden frame buffers live in tests/golden/screens/*.pbm; regenerate them after a deliberate
+layout change with  UPDATE_GOLDEN=1 pytest tests/test_app_screens.py  and look at them.
+"""
+import json
+import os
+
+from test_app_games import Driver, end_round, play_azul
+from host_tools import sim
+from hal.keys import UP, DOWN, LEFT, RIGHT, OK, BACK, LONG
+from rules_core.record import replay
+
+GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden", "screens")
+
+
+def pbm(display):
+    """The last shown frame as a binary PBM (P4): 1 = lit pixel."""
+    w, h = display.width, display.height
+    rows = bytearray()
+    for y in range(h):
+        for x0 in range(0, w, 8):
+            b = 0
+            for x in range(x0, x0 + 8):
+                b = b << 1 | (display.last_frame[(y // 8) * w + x] >> (y % 8) & 1)
+            rows.append(b)
+    return b"P4\n%d %d\n" % (w, h) + bytes(rows)
+
+
+def check_golden(display, name):
+    path = os.path.join(GOLDEN, name + ".pbm")
+    got = pbm(display)
+    if os.environ.get("UPDATE_GOLDEN") or not os.path.exists(path):
+        os.makedirs(GOLDEN, exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(got)
+    with open(path, "rb") as f:
+        assert f.read() == got, "%s differs (UPDATE_GOLDEN=1 to accept a new layout)" % path
+
+
+def azul_round1(d):
+    """Three players; Red places blue in row 1 (1 point), white in row 2 below it (2 points:
+    a vertical run of 2) and 2 tiles on the floor (-1 -1): 1 point (Azul rulebook, scoring)."""
+    d.new_game("Azul", "coloured", 3)
+    d.entry("Wall Red")
+    d.set("R1", "blue")
+    d.set("R2", "white")
+    d.set("floor", 2)
+
+
+def test_azul_wall_form_text_preview_and_golden(tmp_path):
+    d = Driver(tmp_path)
+    azul_round1(d)
+    assert d.screen.rows()[-1] == "OK Red+1"
+    text = d.app.text()
+    assert text[:4] == ["Wall Red", "R1 blu", "R2 wht", "R3 -"]
+    assert "B" in text and "W" in text  # the wall's letters (colour symbols on)
+    check_golden(d.display, "azul_wall_form_128x64")
+
+
+def test_only_free_colours_are_offered(tmp_path):
+    """Azul rulebook, wall tiling: a colour already in a row of the wall is not offered again."""
+    d = Driver(tmp_path)
+    azul_round1(d)
+    d.save()
+    d.entry("Wall Blue")
+    d.press(BACK)  # leave Blue's form unentered
+    d.entry("Wall Blue")
+    d.set("floor", 0)
+    d.save()
+    d.entry("Wall Green")
+    d.save()
+    end_round(d)
+    d.entry("Wall Red")
+    d.press(DOWN, 0)
+    offered = []
+    for _ in range(6):
+        d.press(RIGHT)
+        offered.append(d.screen.fields[0].value())
+    assert "blue" not in offered and set(offered) == {None, "yellow", "red", "black", "white"}
+
+
+def test_scoreboard_text_and_golden_64_and_32(tmp_path):
+    for board, h in (("pico", 64), ("feather_rp2040", 32)):
+        d = Driver(tmp_path / board, board)
+        azul_round1(d)
+        d.save()
+        text = d.app.text()
+        assert text[0] == "Azul R1"
+        assert text[1] == "1 Red       1 S"
+        assert len(text) == min(5, h // 8)  # title + as many rows as fit
+        check_golden(d.display, "azul_scoreboard_128x%d" % h)
+        d.press(DOWN, 3)  # a 32-pixel screen scrolls to the rest
+        assert d.app.text()[-1] == "next wall Blue"
+
+
+def test_one_show_per_frame_and_none_when_idle(tmp_path):
+    d = Driver(tmp_path)
+    before = d.display.frames
+    d.press(DOWN)
+    assert d.display.frames == before + 1
+    leds_before = len(d.leds.frames)
+    for _ in range(5):
+        d.wait()
+    assert d.display.frames == before + 1 and len(d.leds.frames) == leds_before
+
+
+def test_undo_from_any_screen_is_recorded_and_said(tmp_path):
+    d = Driver(tmp_path)
+    azul_round1(d)
+    d.save()
+    assert d.app.session.scores == [1, 0, 0]
+    d.entry("Wall Blue")  # in the middle of another entry
+    d.press(BACK | LONG)
+    assert type(d.screen).__name__ == "Scoreboard"
+    assert "undone: wall Red" in d.app.text()
+    assert d.app.session.scores == [0, 0, 0]
+    lines = d.record().splitlines()
+    assert json.loads(lines[-1]) == {"e": "undo"}
+    d.press(OK)
+    d.choose("Redo")
+    assert d.app.session.scores == [1, 0, 0]
+    assert replay(d.record())[0].scores == [1, 0, 0]
+
+
+def test_resume_replays_the_record_and_drops_a_torn_line(tmp_path):
+    d = Driver(tmp_path)
+    azul_round1(d)
+    d.save()
+    with open(os.path.join(d.data, "current.jsonl"), "a") as f:
+        f.write('{"e": "wall", "p": 1, "til')  # power cut in the middle of a write
+    d2 = Driver(tmp_path)  # power on again over the same flash
+    assert d2.app.session.scores == [1, 0, 0]
+    assert type(d2.screen).__name__ == "Scoreboard"
+    assert "last entry lost" in d2.app.text()
+
+
+def test_crash_in_a_screen_is_logged_and_the_game_kept(tmp_path):
+    d = Driver(tmp_path)
+    azul_round1(d)
+    d.save()
+
+    def broken(k):
+        raise KeyError("boom")
+    d.press(OK)
+    d.screen.key = broken
+    d.press(DOWN)
+    assert type(d.screen).__name__ == "Scoreboard"
+    assert d.app.session.scores == [1, 0, 0]
+    with open(os.path.join(d.data, "errors.log")) as f:
+        assert "KeyError" in f.read()
+
+
+def test_refused_input_flashes_red_and_leds_show_players(tmp_path):
+    d = Driver(tmp_path, "esp32s3")  # an 8-LED strip, brightness 3 of 5
+    d.new_game("Azul", "coloured", 2)
+    frame = d.leds.frame_rgb()
+    # LED 0/1: Red and Blue, full while their wall is pending; LED 2: the start player (Red)
+    assert frame[:3] == [(153, 0, 0), (0, 24, 153), (153, 0, 0)]
+    d.press(BACK | LONG)  # nothing to undo yet: refused
+    assert "nothing to undo" in d.app.text()
+    assert d.leds.frame_rgb() == [(153, 0, 0)] * 8
+    d.wait()
+    assert d.leds.frame_rgb()[:3] == [(153, 0, 0), (0, 24, 153), (153, 0, 0)]
+    d.press(OK)
+    d.choose("First marker")
+    d.choose("Blue")
+    d.entry("Wall Blue")  # Blue holds the marker: the floor starts at 1, 0 is never offered
+    assert d.screen.fields[5].value() == 1
+    d.save()
+    # Blue is done: dim (1/6 of full)
+    assert d.leds.frame_rgb()[:2] == [(153, 0, 0), (0, 40 * 3 // 30, 255 * 3 // 30)]
+
+
+def test_matrix_shows_the_wall_being_entered(tmp_path):
+    d = Driver(tmp_path, "pico")  # a 5x5 matrix
+    azul_round1(d)
+    frame = d.leds.frame_rgb()
+    assert frame[0] == (0, 24, 153)  # row 1, column 1: blue
+    assert frame[5] == (120, 120, 120)  # row 2, column 1: white
+    assert frame[1] == (0, 0, 0)
+
+
+def test_finished_game_goes_to_history(tmp_path):
+    from rules_core import azul_engine
+    header, events, scores = azul_engine.random_game(2, 3, "colored")[:3]
+    d = Driver(tmp_path)
+    d.new_game("Azul", "coloured", 2)
+    play_azul(d, header, events)
+    assert "final" in d.app.text()[0]
+    d.press(OK)  # final -> main menu
+    d.choose("New game")
+    d.press(BACK)
+    d.choose("History")
+    assert d.rows() == ["000001"]
+    d.press(OK)
+    assert type(d.screen).__name__ == "Final" and d.screen.won == replay(
+        open(os.path.join(d.data, "history", "000001.jsonl")).read())[0].winners()
+
+
+def test_sintra_setup_offers_each_later_round_colour_once(tmp_path):
+    """Sintra setup 7: rounds II..VI show each glass colour once."""
+    d = Driver(tmp_path)
+    d.new_game("Sintra", "side A", 3)
+    d.save()  # board check
+    d.choose("pink")
+    d.choose("pink")
+    assert "pink" not in d.rows()
+    assert len(d.rows()) == 4
+
+
+def test_settings_are_saved_and_change_the_leds(tmp_path):
+    d = Driver(tmp_path, "esp32s3")
+    d.new_game("Azul", "coloured", 2)
+    d.press(BACK)  # scoreboard -> main menu
+    d.choose("Settings")
+    d.choose("LEDs")
+    d.set("bright", 5)
+    d.set("symbols", False)
+    d.save()
+    with open(os.path.join(d.data, "settings.json")) as f:
+        saved = json.load(f)
+    assert saved["brightness"] == 5 and saved["symbols"] is False
+    d.press(BACK)
+    d.choose("Resume")
+    assert d.leds.frame_rgb()[0] == (255, 0, 0)
+    d2 = Driver(tmp_path, "esp32s3")  # read back at power-on
+    assert d2.app.settings["brightness"] == 5
+
+
+def test_button_test_shows_keys_and_hold_back_leaves(tmp_path):
+    d = Driver(tmp_path)
+    d.choose("Settings")
+    d.choose("Button test")
+    d.press(LEFT | LONG)
+    assert d.app.text()[1] == "LEFT long"
+    d.press(BACK | LONG)
+    assert d.screen.title == "Settings"

@@ -1,0 +1,103 @@
+"""`azul-companion sim --script` plays a whole game of each title to the final standings.
+
+The scripts are the presses the Driver makes in test_app_games, written in the --script
+syntax and run in a subprocess, as a user would from the command line.
+"""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import test_app_games as games
+from host_tools import sim
+from hal.keys import NAMES, CODE_MASK, LONG, REPEAT
+from rules_core.record import replay
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def script_of(keys):
+    out = []
+    for k in keys:
+        if k is None:
+            out.append("wait")
+            continue
+        tok = NAMES[k & CODE_MASK]
+        if k & LONG:
+            tok += ":long"
+        if k & REPEAT:
+            tok += ":repeat"
+        out.append(tok)
+    return " ".join(out)
+
+
+def run_sim(args):
+    return subprocess.run([sys.executable, "-m", "host_tools", "sim"] + args, cwd=ROOT,
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=300)
+
+
+def azul(d):
+    from rules_core import azul_engine
+    header, events = azul_engine.random_game(2, 7, "colored")[:2]
+    d.new_game("Azul", "coloured", 2)
+    games.play_azul(d, header, events)
+
+
+def sintra(d):
+    d.new_game("Sintra", "side B", 2)
+    d.save()
+    for c in games.ROUND_COLOURS:
+        d.choose(c)
+    games.play_sintra(d, games.sintra_events())
+
+
+def garden(d):
+    d.new_game("Queen's Garden", "standard", 2)
+    games.play_garden(d, games.garden_events("standard"))
+
+
+def five(d):
+    from rules_core import engine5211
+    header, events = engine5211.random_game(2, 4, "standard")[:2]
+    d.new_game("5211", "standard", 2)
+    games.play_5211(d, events, 2)
+
+
+@pytest.mark.parametrize("play", [azul, sintra, garden, five], ids=["azul", "sintra", "garden", "5211"])
+def test_sim_script_plays_a_full_game(tmp_path, play):
+    d = games.Driver(tmp_path / "driver")
+    play(d)
+    script = tmp_path / "game.keys"
+    script.write_text("# made by test_app_sim\n" + script_of(d.keys) + "\n")
+    data = tmp_path / "sim-data"
+    png = tmp_path / "final.png"
+    r = run_sim(["--script", str(script), "--data", str(data), "--screenshot", str(png)])
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].endswith(" final"), r.stdout
+    with open(data / "current.jsonl") as f:
+        s = replay(f.read())[0]
+    assert s.finished and s.scores == d.app.session.scores
+    assert "won: " + ", ".join(s.players[p] for p in s.winners()) in lines
+    from PIL import Image
+    assert Image.open(png).size[0] >= 512
+
+
+def test_script_syntax():
+    assert sim.parse_script("DOWN*2 ok back:long, DDRO wait # comment\nZ") == [
+        2, 2, 5, 6 | LONG, 2, 2, 4, 5, None, 6 | LONG]
+    with pytest.raises(sim.SimError):
+        sim.parse_script("JUMP")
+
+
+def test_sim_without_terminal_or_script_says_so_in_one_line(tmp_path):
+    r = run_sim(["--data", str(tmp_path)])
+    assert r.returncode == 1
+    assert r.stderr.strip().count("\n") == 0 and "not a terminal" in r.stderr
+
+
+def test_sim_unknown_board_is_one_line(tmp_path):
+    r = run_sim(["--board", "nano", "--script", "OK", "--data", str(tmp_path)])
+    assert r.returncode == 1 and "unknown board" in r.stderr and r.stderr.strip().count("\n") == 0
