@@ -126,7 +126,7 @@ class AzulRules:
             if self.grey:
                 if self.grey_columns(p, row, k):
                     out.append(k)
-            elif not cells[r * 5 + wall_column(k, r)]:
+            elif not cells[r * 5 + wall_column(r, k)]:
                 out.append(k)
         return out
 
@@ -200,7 +200,7 @@ class AzulRules:
                     raise RecordError("column must be 1..5, got %r" % (col,))
                 col -= 1
             else:
-                col = wall_column(colour, row - 1)
+                col = wall_column(row - 1, colour)
             placements.append((row - 1, col, colour))
         placements.sort()  # wall tiling goes top to bottom whatever the entry order
         cells = bytearray(self.cells[p])

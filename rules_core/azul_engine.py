@@ -22,26 +22,17 @@ Cases the rulebook leaves open, decided here:
 """
 from rules_core.compat import const
 from rules_core.errors import RuleError
+from rules_core.azul import (COLOURS, FLOOR_PENALTY, FLOOR_SLOTS, ROW_BONUS, COLUMN_BONUS,
+                             COLOUR_BONUS, wall_column)
 
-COLOURS = ("blue", "yellow", "red", "black", "white")
 VARIANTS = ("colored", "grey")
 FACTORIES = {2: 5, 3: 7, 4: 9}        # displays per player count
-FLOOR_PENALTY = (1, 1, 2, 2, 2, 3, 3)  # points lost per floor slot, left to right
-FLOOR_SLOTS = const(7)
 TILES_PER_COLOUR = const(20)
 TILES_PER_FACTORY = const(4)
-BONUS_ROW = const(2)
-BONUS_COLUMN = const(7)
-BONUS_COLOUR = const(10)
 # Random play can lock a game (grey-wall rows no colour can finish any more, or the tiles a row
 # needs stuck on other unfinishable lines); after this many rounds it is abandoned. Random games
 # that finish take 6-7 rounds (median) and at most about 40 (measured on 12,000 games).
 ROUND_LIMIT = const(100)
-
-
-def wall_column(row, colour):
-    """Column (0-based) of `colour` in `row` on the coloured wall: cell (r, c) holds COLOURS[(c - r) % 5]."""
-    return (colour + row) % 5
 
 
 def _tables():
@@ -299,7 +290,7 @@ class AzulEngine:
                         cols += 1
                     if self.rowcol[p] & _COLOUR_MASK[i] == _COLOUR_MASK[i]:
                         colours += 1
-                self.scores[p] += BONUS_ROW * rows + BONUS_COLUMN * cols + BONUS_COLOUR * colours
+                self.scores[p] += ROW_BONUS * rows + COLUMN_BONUS * cols + COLOUR_BONUS * colours
             key = (self.scores[p], rows)
             if best is None or key > best:
                 best = key

@@ -19,7 +19,7 @@ GAMES = {
 
 
 def rules_class(game):
-    if game not in GAMES:
+    if type(game) is not str or game not in GAMES:  # a list or dict would not even hash
         raise RecordError("unknown game %r (one of %s)" % (game, ", ".join(sorted(GAMES))))
     modname, clsname = GAMES[game]
     mod = __import__(modname, None, None, [clsname])

@@ -22,7 +22,7 @@
 # Entry-screen helpers: bonus_colour(), open_windows(p), track_position(p), window_score(p, col).
 # Kept small, with comments instead of docstrings: MicroPython compiles this file from
 # source on a 64 KB heap in the tests.
-from rules_core.compat import const
+from rules_core.compat import clone_state, const
 from rules_core.errors import RecordError, RuleError
 
 # Glass colours: pink, orange, yellow are named in the rulebook; green and blue are working
@@ -66,11 +66,6 @@ def _ints(what, x, n_lo, n_hi, lo, hi):
     if type(x) not in (list, tuple) or not n_lo <= len(x) <= n_hi or [v for v in x if _bad(v, lo, hi)]:
         raise RecordError("%s must be %d..%d integers %d..%d, got %r" % (what, n_lo, n_hi, lo, hi, x))
     return tuple(x)
-
-
-def _copy(v):
-    # Deep copy of nested lists; every other value in the state is immutable.
-    return [_copy(x) for x in v] if type(v) is list else v
 
 
 def _board(board):
@@ -256,10 +251,7 @@ class SintraRules:
         return [("leftover", p) for p in range(self.nplayers) if self.leftover[p] is None]
 
     def clone(self):
-        c = SintraRules(self.variant, self.nplayers, self.options)
-        for k, v in self.__dict__.items():
-            setattr(c, k, _copy(v))
-        return c
+        return clone_state(self)
 
     def rank_key(self, p):
         return (self.scores[p], -self.lost_on_track(p))

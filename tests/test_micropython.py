@@ -69,3 +69,26 @@ def test_four_player_game_of_each_title_replays_in_64k(tmp_path):
         assert json.loads(line) == want, path
         assert want["finished"], path
         print("%s: %d bytes live after replay" % (path, live))
+
+
+def simulated_records(tmp_path, count):
+    """`count` engine games (Azul both walls, 5211 both variants, 2-5 players) as record files."""
+    from rules_core import azul_engine, engine5211
+    kinds = [(azul_engine, "colored", (2, 3, 4)), (azul_engine, "grey", (2, 3, 4)),
+             (engine5211, "standard", (2, 3, 4, 5)), (engine5211, "long", (2, 3, 4, 5))]
+    paths = []
+    for i in range(count):
+        engine, variant, sizes = kinds[i % len(kinds)]
+        game = engine.random_game(sizes[i // len(kinds) % len(sizes)], 1000 + i, variant)
+        path = tmp_path / ("game%03d.jsonl" % i)
+        path.write_text("".join(dumps(x) + "\n" for x in [game[0]] + list(game[1])))
+        paths.append(str(path))
+    return paths
+
+
+def test_200_simulated_records_give_identical_json_on_cpython_and_micropython(tmp_path):
+    paths = simulated_records(tmp_path, 200)
+    results, _ = replay_on_micropython(paths, tmp_path, "512K")
+    for path, line in zip(paths, results):
+        with open(path) as f:
+            assert line == dumps(replay(f)[0].result()), path
