@@ -2,8 +2,8 @@
 (-> Sintra: board check once, round colours I..VI) -> the scoreboard.
 
 Each step is a menu offering only what the rules allow; BACK goes to the main menu.
-Games whose record has no start-player option (all but Azul) list the players from the
-start player on, which is the same table order read from another seat.
+The start player goes into the record as options.start (5211 has none: reveals are
+simultaneous).
 """
 from rules_core.record import rules_class
 from app.ui import Menu
@@ -75,13 +75,9 @@ def start(app):
              [(c, _bind(round_colour, chosen + [c])) for c in left])
 
     def create(options):
-        names = cfg["names"]
-        first = cfg["start"]
-        if cfg["game"] == "azul":
-            options["start"] = first
-        else:
-            names = names[first:] + names[:first]
-        app.new_game(cfg["game"], cfg["variant"], names, options)
+        if cfg.get("start"):
+            options["start"] = cfg["start"]
+        app.new_game(cfg["game"], cfg["variant"], cfg["names"], options)
 
     step("Game", [(label, _bind(pick_game, g)) for label, g in GAMES])
 

@@ -126,3 +126,12 @@ def test_oracle_games_replay_to_the_independent_engine_scores():
         got = s.result()
         assert warnings == [], name
         assert (got["finished"], got["scores"], got["winners"]) == (want["finished"], want["scores"], want["winners"]), name
+
+
+def test_start_option_is_common_to_every_game():
+    """options.start names round 1's start player in every game (a compatible v1 extension)."""
+    s = Session(new_header("garden", "standard", ["A", "B", "C"], {"start": 1}))
+    assert s.start_player == 1 and s.pending()[0] == ("pass", 1)
+    s = Session(new_header("sintra", "A", ["A", "B"], {"start": 1, "round_colors": ["pink", "pink", "orange", "yellow", "green", "blue"]}))
+    assert s.start_player == 1
+    raises(RecordError, Session, new_header("azul", "colored", ["A", "B"], {"start": 2}), match="options.start must be a player index 0..1")
