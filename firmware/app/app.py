@@ -17,7 +17,8 @@ from app.leds import LedView
 TOAST_MS = 1500
 FLASH_MS = 250
 
-DEFAULT_SETTINGS = {"brightness": 3, "symbols": True}
+# history_keep: finished games kept in data/history; older ones are removed (flash is small)
+DEFAULT_SETTINGS = {"brightness": 3, "symbols": True, "history_keep": 50}
 
 
 def describe(session, ev):
@@ -45,6 +46,7 @@ class App:
         self.flash_shown = False
         self.now = 0
         self.dirty = True
+        self.entered = 0  # events entered since boot (LedView redraws the seats when it moves)
         storage.ensure_dir(paths.DATA_DIR)
         self.settings = self._load_settings()
         self.ledview = LedView(leds)
@@ -75,10 +77,11 @@ class App:
 
     # ---- the game record ----
     def resume(self):
-        """Boot: replay the current record (a torn last line is dropped by the storage)."""
+        """Boot: replay the current record. A torn last line (a write cut by power loss) is
+        cut off the file, not only skipped: the next append must start on a fresh line."""
         self.session = None
         try:
-            lines, torn = self.storage.read_lines(paths.CURRENT)
+            lines, torn = self.storage.recover_lines(paths.CURRENT)
         except OSError:
             lines, torn = [], False
         if lines:
@@ -102,7 +105,7 @@ class App:
     def archive(self):
         """Move the current record (finished or not) into the history folder."""
         if self.storage.exists(paths.CURRENT):
-            self.storage.move_to_history(paths.CURRENT, paths.HISTORY_DIR)
+            self.storage.move_to_history(paths.CURRENT, paths.HISTORY_DIR, self.settings["history_keep"])
         self.session = None
 
     def enter(self, ev):
@@ -113,6 +116,7 @@ class App:
             self.refuse(str(e))
             return False
         self.storage.append_line(paths.CURRENT, dumps(ev))
+        self.entered += 1
         return True
 
     def undo(self):
@@ -141,10 +145,12 @@ class App:
 
     def home(self):
         """The scoreboard (or the final standings) of the current game, else the main menu."""
-        from app import scoreboard, system
         if self.session is None:
+            from app import system  # imported only when needed: each module costs heap
             self.show(system.MainMenu(self))
-        elif self.session.finished:
+            return
+        from app import scoreboard
+        if self.session.finished:
             self.show(scoreboard.Final(self, self.session))
         else:
             self.show(scoreboard.Scoreboard(self))
@@ -154,8 +160,7 @@ class App:
 
     def screen_wall(self):
         """25 colour names (or None) when the screen shows an Azul wall, else None."""
-        f = getattr(self.screen, "wall_cells", None)
-        return f() if f else None
+        return self.screen.wall_cells()  # a method call: getattr() would allocate a bound method
 
     def say(self, text):
         self.toast = text
@@ -222,4 +227,4 @@ class App:
 
     def text(self):
         """The strings drawn in the last frame (tests, simulator)."""
-        return list(self.cv.frame)
+        return self.cv.texts()

@@ -40,7 +40,7 @@ def _play(app, p):
 
         def legal(values):
             """Every card chosen so far is still in the deck (fields start empty, "-")."""
-            need = {}
+            need = {}  # type: dict
             for cv in values:
                 if cv:
                     k = (cv[0], cv[1])

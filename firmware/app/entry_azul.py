@@ -50,11 +50,11 @@ class WallForm(Form):
     def __init__(self, app, p):
         self.p = p
         self.grey = app.session.rules.grey
+        row_choices = [("-", None)]  # type: list
         if self.grey:
-            row_choices = [("-", None)] + [("%s c%d" % (colours.label(c), col), (col, c))
-                                           for c in COLOURS for col in range(1, 6)]
+            row_choices += [("%s c%d" % (colours.label(c), col), (col, c)) for c in COLOURS for col in range(1, 6)]
         else:
-            row_choices = [("-", None)] + [(colours.label(c), c) for c in COLOURS]
+            row_choices += [(colours.label(c), c) for c in COLOURS]
         fields = [Field("R%d" % (r + 1), row_choices) for r in range(5)]
         fields.append(count_field("floor", 0, 7))
         Form.__init__(self, app, "Wall " + app.session.players[p], fields, build=self.event)
@@ -67,8 +67,16 @@ class WallForm(Form):
                 tiles.append([r + 1, v[0], v[1]] if self.grey else [r + 1, v])
         return {"e": "wall", "p": self.p, "tiles": tiles, "floor": values[5]}
 
+    def _update(self):
+        Form._update(self)
+        self._cells = self._make_cells()
+
     def wall_cells(self):
-        """25 colour names or None: the wall as it will be after this entry (LEDs, drawing)."""
+        """25 colour names or None: the wall as it will be after this entry (LEDs, drawing);
+        made when a value changes, so a redraw or an LED frame allocates nothing."""
+        return self._cells
+
+    def _make_cells(self):
         rules = self.app.session.rules
         cells = rules.cells[self.p]
         out = [COLOURS[k - 1] if k else None for k in cells]

@@ -7,7 +7,8 @@ Strip layout (a matrix uses the same indices outside the Azul wall):
 A 5x5 matrix shows the wall of the player being entered on the Azul form.
 A refused input flashes every LED red; the final standings chase in the winner's colour.
 Colours are scaled once per brightness change into tuples that the frame only points at,
-so building a frame allocates nothing beyond reused lists.
+and the player LEDs are worked out once per entered event (app.entered counts them), so
+building a frame allocates nothing: the LED loop obeys the no-allocation rule.
 """
 from app.colours import COLOURS, PLAYER_COLOURS
 
@@ -22,7 +23,10 @@ class LedView:
         self.count = self.n
         self.matrix = False
         self.want = [OFF] * self.n
-        self.shown = [None] * self.n
+        self.shown = [None] * self.n  # type: list
+        self.seats = [OFF] * self.n  # the player LEDs, made for seats_for = (session, entered)
+        self.seats_session = None
+        self.seats_entered = -1
         self.full = {}
         self.dim = {}
         self.configure(5, self.n, "strip")
@@ -36,6 +40,7 @@ class LedView:
             self.full[name] = (r * level // 5, g * level // 5, b * level // 5)
             self.dim[name] = (r * level // (5 * DIM), g * level // (5 * DIM), b * level // (5 * DIM))
         self.shown = [None] * self.n  # force a rewrite
+        self.seats_session = None
 
     def update(self, app, now):
         """Compose the frame for the app's state; write and show() only what changed."""
@@ -57,7 +62,12 @@ class LedView:
             if wall is not None and self.matrix:
                 self._wall(wall)
             else:
-                self._players(s)
+                if s is not self.seats_session or app.entered != self.seats_entered:
+                    self._players(s)
+                    self.seats_session = s
+                    self.seats_entered = app.entered
+                for i in range(self.n):
+                    w[i] = self.seats[i]
         changed = False
         for i in range(self.n):
             if w[i] is not self.shown[i]:
@@ -68,7 +78,10 @@ class LedView:
             self.leds.show()
 
     def _players(self, s):
-        w = self.want
+        """The player LEDs into self.seats (allocates: s.pending() makes a list)."""
+        w = self.seats
+        for i in range(self.n):
+            w[i] = OFF
         n = len(s.players)
         waiting = s.pending()
         if self.count == 1:

@@ -24,7 +24,7 @@ def standings_rows(s):
 class Scoreboard(ListScreen):
     def __init__(self, app):
         ListScreen.__init__(self, app)
-        self.cursor = None
+        self.cursor = None  # type: ignore[assignment]  # a read-only list (ListScreen.move)
         s = app.session
         total = s.rounds_total
         self.title = "%s R%d%s" % (GAME_NAMES[s.game], s.round, "/%d" % total if total else "")
@@ -64,7 +64,7 @@ class Final(ListScreen):
 
     def __init__(self, app, session, back=None):
         ListScreen.__init__(self, app)
-        self.cursor = None
+        self.cursor = None  # type: ignore[assignment]  # a read-only list (ListScreen.move)
         self.back = back
         r = session.result()
         self.won = r["winners"]

@@ -17,15 +17,26 @@ class Canvas:
         self.w = display.width
         self.h = display.height
         self.rows = self.h // 8
-        self.frame = []  # strings drawn since clear(), top to bottom
+        # frame[:drawn] are the strings drawn since clear(), top to bottom; the list keeps
+        # its length between frames so that redrawing a screen allocates nothing
+        self.frame = []
+        self.drawn = 0
 
     def clear(self):
         self.d.fill(0)
-        self.frame = []
+        self.drawn = 0
 
     def text(self, s, x, y, c=1):
         self.d.text(s, x, y, c)
-        self.frame.append(s)
+        if self.drawn < len(self.frame):
+            self.frame[self.drawn] = s
+        else:
+            self.frame.append(s)
+        self.drawn += 1
+
+    def texts(self):
+        """The strings of the current frame (a new list: for tests and the simulator)."""
+        return self.frame[:self.drawn]
 
     def row(self, i, s, inverted=False, width=0):
         """Text on row i (up to `width` pixels, default all); an inverted row is the cursor."""
@@ -33,7 +44,9 @@ class Canvas:
         width = width or self.w
         if inverted:
             self.d.fill_rect(0, y, width, 8, 1)
-        self.text(s[:width // 8], 0, y, 0 if inverted else 1)
+        if len(s) > width // 8:
+            s = s[:width // 8]
+        self.text(s, 0, y, 0 if inverted else 1)
 
 
 class Screen:
@@ -49,10 +62,22 @@ class Screen:
     def draw(self, cv):
         pass
 
+    def wall_cells(self):
+        """25 colour names or None when the screen shows an Azul wall (the LED matrix copies it)."""
+        return None
+
 
 class ListScreen(Screen):
-    """A title and rows; `cursor` is None for a read-only list (UP/DOWN scroll it)."""
+    """A title and rows; `cursor` is None for a read-only list (UP/DOWN scroll it).
+
+    rows() should return the same list object until the rows change: draw() then reuses
+    the rows it cut to the screen width, so redrawing an unchanged screen allocates nothing.
+    """
     title = ""
+    _fit = None       # [title, rows...] cut to _fit_n characters
+    _fit_src = None   # the rows() list and title _fit was made from
+    _fit_title = None
+    _fit_n = 0
 
     def __init__(self, app):
         Screen.__init__(self, app)
@@ -69,10 +94,23 @@ class ListScreen(Screen):
         elif n:
             self.cursor = (self.cursor + step) % n
 
-    def draw(self, cv):
+    def fitted(self, n):
+        """[title] + rows(), each cut to n characters; remade only when they changed."""
         rows = self.rows()
+        if rows is not self._fit_src or self.title is not self._fit_title or n != self._fit_n:
+            fit = [self.title[:n]]
+            for r in rows:  # a loop, not a comprehension: n captured in one would be a cell,
+                fit.append(r[:n])  # allocated on every call
+            self._fit = fit
+            self._fit_src = rows
+            self._fit_title = self.title
+            self._fit_n = n
+        return self._fit
+
+    def draw(self, cv):
         x_end = cv.w if self.wide else cv.w - 40
-        cv.row(0, self.title, False, x_end)
+        fit = self.fitted(x_end // 8)
+        cv.row(0, fit[0], False, x_end)
         cv.d.hline(0, 7, x_end, 1)
         visible = cv.rows - 1
         if self.cursor is not None:  # keep the cursor on screen
@@ -82,9 +120,9 @@ class ListScreen(Screen):
                 self.top = self.cursor - visible + 1
         for i in range(visible):
             j = self.top + i
-            if j >= len(rows):
+            if j >= len(fit) - 1:
                 break
-            cv.row(i + 1, rows[j], j == self.cursor, x_end)
+            cv.row(i + 1, fit[j + 1], j == self.cursor, x_end)
 
 
 class Menu(ListScreen):
@@ -94,11 +132,12 @@ class Menu(ListScreen):
         ListScreen.__init__(self, app)
         self.title = title
         self.items = items
+        self.labels = [label for label, _ in items]
         self.back = back
         self.cursor = cursor if cursor < len(items) else 0
 
     def rows(self):
-        return [label for label, _ in self.items]
+        return self.labels
 
     def key(self, k):
         base = k & CODE_MASK
@@ -144,6 +183,7 @@ class Form(ListScreen):
         self.save = save
         self.legal = legal or self._legal_event
         self.note = ""
+        self._rows = []  # rows(): remade by _update() whenever a value changes
         for i in range(len(fields)):
             if not self._ok():
                 self._turn(i, 1)
@@ -188,20 +228,21 @@ class Form(ListScreen):
         return False
 
     def _update(self):
-        """Recompute the save row: the points the entry gives, per player."""
+        """After a value changed: the rows, and on the save row the points the entry
+        gives per player."""
         self.note = ""
-        if self.save or not self.build:
-            return
-        try:
-            deltas = self.app.session.preview(self.build(self.values()))
-        except ValueError:
-            return
-        names = self.app.session.players
-        parts = ["%s%+d" % (names[p][:3], deltas[p]) for p in range(len(deltas)) if deltas[p]]
-        self.note = " ".join(parts) or "+0"
+        if self.build and not self.save:
+            try:
+                deltas = self.app.session.preview(self.build(self.values()))
+                names = self.app.session.players
+                parts = ["%s%+d" % (names[p][:3], deltas[p]) for p in range(len(deltas)) if deltas[p]]
+                self.note = " ".join(parts) or "+0"
+            except ValueError:
+                pass
+        self._rows = [f.text() for f in self.fields] + ["OK " + (self.note or "save")]
 
     def rows(self):
-        return [f.text() for f in self.fields] + ["OK " + (self.note or "save")]
+        return self._rows
 
     def key(self, k):
         base = k & CODE_MASK

@@ -278,7 +278,7 @@ def buttons_from_board(board, debounce_ms=20, long_ms=600, repeat_ms=120, use_ke
     pins = board.get("buttons") or {}
     names = [name for name in keys.NAMES[1:] if name in pins]
     pin_ids = [pins[name] for name in names]
-    long_as = [None] * len(names)
+    long_as = [None] * len(names)  # type: list[str | None]
     if board.get("three_button"):
         for i in range(len(names)):
             names_i = THREE_BUTTON_NAMES.index(names[i])  # ValueError names a stray key
@@ -294,7 +294,7 @@ def buttons_from_board(board, debounce_ms=20, long_ms=600, repeat_ms=120, use_ke
     logic = ButtonLogic(names, debounce_ms, long_ms, repeat_ms, DIRECTION_KEYS, long_as)
     active_low = board.get("button_pull", "up") == "up"
     if board.get("runtime") == "circuitpython":
-        reader_class = KeypadReader if use_keypad else DigitalioReader
+        reader_class = KeypadReader if use_keypad else DigitalioReader  # type: type
     else:
         reader_class = MachinePinReader
     reader = reader_class(pin_ids, active_low)

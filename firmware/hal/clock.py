@@ -20,10 +20,11 @@ except AttributeError:
         TICKS_PERIOD = 1 << 30
         if hasattr(time, "monotonic_ns"):
             def _raw_ms():
-                return time.monotonic_ns() // 1000000
+                # CPython only: MicroPython's time (the stubs) has ticks_ms instead
+                return time.monotonic_ns() // 1000000  # type: ignore[attr-defined]
         else:
             def _raw_ms():
-                return int(time.monotonic() * 1000)
+                return int(time.monotonic() * 1000)  # type: ignore[attr-defined]  # as above
 
     _MASK = TICKS_PERIOD - 1
     _HALF = TICKS_PERIOD >> 1

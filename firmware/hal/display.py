@@ -4,32 +4,13 @@ MicroPython: micropython-lib's `ssd1306` driver (installed on the board with
 `mip install ssd1306`) already is that object: SSD1306_I2C subclasses framebuf.FrameBuffer.
 CircuitPython: `adafruit_ssd1306` drives the bus; drawing goes through framebuf_py (the
 same font and pixel rules as MicroPython's framebuf) straight into the driver's buffer,
-so a screen looks identical on both runtimes.
+so a screen looks identical on both runtimes (framebuf_py.DriverDisplay; imported only
+there: the pure-Python framebuf costs ~10 KB of a MicroPython heap).
 Drawing methods: fill(c), pixel(x, y[, c]), hline(x, y, w, c), vline(x, y, h, c),
 line(x1, y1, x2, y2, c), rect(x, y, w, h, c[, f]), fill_rect(x, y, w, h, c),
 text(s, x, y[, c]) with 8x8 glyphs, blit(fbuf, x, y[, key]), scroll(dx, dy).
 """
 import gc
-
-from hal import framebuf_py
-
-
-class DriverDisplay(framebuf_py.FrameBuffer):
-    """Draws into a driver's MONO_VLSB page buffer; show()/contrast() go to the driver.
-
-    `pages` is the writable buffer the driver sends on show(): width * height / 8 bytes,
-    byte k = column k % width of page k // width, bit 0 at the top (the SSD1306 layout).
-    """
-
-    def __init__(self, driver, pages, width, height):
-        framebuf_py.FrameBuffer.__init__(self, pages, width, height, framebuf_py.MONO_VLSB)
-        self.driver = driver
-
-    def show(self):
-        self.driver.show()
-
-    def contrast(self, value):
-        self.driver.contrast(value)
 
 
 def ssd1306_micropython(cfg):
@@ -58,6 +39,7 @@ def ssd1306_circuitpython(cfg):
 
 def wrap_adafruit_ssd1306(driver):
     """adafruit_ssd1306 keeps one I2C control byte before the pixels in driver.buffer."""
+    from hal.framebuf_py import DriverDisplay
     pages = memoryview(driver.buffer)[1:]
     return DriverDisplay(driver, pages, driver.width, driver.height)
 

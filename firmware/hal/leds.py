@@ -41,7 +41,7 @@ class Leds:
                                  % (len(self._buf), n, 3 * n))
         else:
             self._kind = _PIXELBUF
-            self._buf = None
+            self._buf = bytearray(0)  # unused: the pixelbuf keeps its own
 
     def __len__(self):
         return self.n
@@ -102,7 +102,8 @@ def leds_from_board(board):
     if board.get("runtime") == "circuitpython":
         import board as pins
         import neopixel
-        device = neopixel.NeoPixel(getattr(pins, cfg["pin"]), n, brightness=1.0,
+        # CircuitPython's neopixel; the stubs describe MicroPython's (no brightness etc.)
+        device = neopixel.NeoPixel(getattr(pins, cfg["pin"]), n, brightness=1.0,  # type: ignore[call-arg]
                                    auto_write=False, pixel_order=order)
     else:
         from machine import Pin
