@@ -1,0 +1,108 @@
+"""Crash handling: a screen that raises shows a short message, is logged in data/errors.log,
+and the App returns to the scoreboard with the game intact; main.py feeds the watchdog."""
+import os
+import sys
+import types
+
+from test_app_games import Driver
+from test_app_main import load_main
+from hal.keys import OK, DOWN
+from rules_core.record import replay
+
+
+def started(tmp_path):
+    d = Driver(tmp_path)
+    d.new_game("Azul", "coloured", 2)
+    d.press(OK)
+    d.choose("First marker")
+    d.choose("Blue")
+    return d
+
+
+def test_exception_in_draw_is_shown_logged_and_the_game_kept(tmp_path):
+    d = started(tmp_path)
+    before = d.app.session.result()
+    d.press(OK)  # the entries menu
+
+    def broken(cv):
+        raise ZeroDivisionError("bad cell")
+    d.screen.draw = broken
+    d.press(DOWN)
+    assert type(d.screen).__name__ == "Scoreboard"
+    assert d.app.text()[-1].startswith("error: bad cell")  # the toast line, inverse video
+    assert d.app.session.result() == before == replay(d.record())[0].result()
+    with open(os.path.join(d.data, "errors.log")) as f:
+        assert f.read().splitlines() == ["ZeroDivisionError: bad cell"]
+    d.wait()  # the message times out; the scoreboard is back and keys work again
+    assert not any(t.startswith("error") for t in d.app.text())
+    d.press(OK)
+    assert type(d.screen).__name__ == "Menu"
+
+
+def test_two_crashes_append_two_log_lines(tmp_path):
+    d = started(tmp_path)
+    for text in ("one", "two"):
+        d.press(OK)
+
+        def broken(k, text=text):
+            raise RuntimeError(text)
+        d.screen.key = broken
+        d.press(DOWN)
+    with open(os.path.join(d.data, "errors.log")) as f:
+        assert f.read().splitlines() == ["RuntimeError: one", "RuntimeError: two"]
+
+
+class Stop(Exception):
+    pass
+
+
+def test_main_loop_feeds_the_watchdog_each_frame(monkeypatch):
+    """Boards with "watchdog": True get machine.WDT(timeout=8000), fed once per frame."""
+    main = load_main()
+    fed = []
+
+    class WDT:
+        def __init__(self, timeout):
+            fed.append(("timeout", timeout))
+
+        def feed(self):
+            fed.append("feed")
+    monkeypatch.setitem(sys.modules, "machine", types.SimpleNamespace(WDT=WDT))
+    board = dict(main.load_board("pico"))
+    assert board["watchdog"]
+    assert main.watchdog(board) is not None and fed == [("timeout", main.WATCHDOG_MS)]
+    del fed[:]
+    board["watchdog"] = False
+    assert main.watchdog(board) is None and fed == []
+    # the loop itself: three frames, then stop; one feed per frame
+    from hal import clock
+    frames = []
+
+    class App:
+        def __init__(self, *a):
+            pass
+
+        def step(self, now, key):
+            pass
+
+    def sleep_ms(ms):
+        frames.append(ms)
+        if len(frames) == 3:
+            raise Stop()
+    monkeypatch.setattr(main, "load_board", lambda name: dict(board, watchdog=True))
+    monkeypatch.setattr(main, "safe_mode", lambda *a: False)
+    monkeypatch.setattr(clock, "sleep_ms", sleep_ms)
+    import app.app
+    import hal.display
+    import hal.leds
+    import hal.buttons
+    monkeypatch.setattr(app.app, "App", App)
+    monkeypatch.setattr(hal.display, "display_from_board", lambda b: None)
+    monkeypatch.setattr(hal.leds, "leds_from_board", lambda b: None)
+    monkeypatch.setattr(hal.buttons, "buttons_from_board",
+                        lambda b: types.SimpleNamespace(poll=lambda now: None, take=lambda: None))
+    try:
+        main.main()
+    except Stop:
+        pass
+    assert fed == [("timeout", main.WATCHDOG_MS), "feed", "feed", "feed"]

@@ -1,0 +1,194 @@
+"""Power cuts at every byte of a game's record writes, then a reboot that resumes.
+
+The device writes a game as: the header with write_atomic (new game), then one append_line
+per event (firmware/hal/storage.py). CutStorage keeps exactly the first `cut` bytes written
+and fails every later operation, so trying every cut from 0 to the total tries every byte
+of every line and every flush/sync/rename boundary (a cut equal to a line's end stops the
+flush after it). After the cut the flash is rebooted and the game resumed as App.resume()
+does (recover_lines, then replay); the resumed game must be the record up to the last
+complete line, and appending the rest must give the full record's result.
+"""
+import glob
+import os
+
+import paths
+from host_tools import sim  # noqa: F401  (firmware/ on sys.path)
+from host_tools.vhal import CutStorage, PowerCut, VirtualDisplay, VirtualLeds
+from rules_core.record import dumps, replay
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ORACLE = os.path.join(ROOT, "tests", "oracles", "azul-random-games", "azul_2p_5000.jsonl")
+RECORDS = sorted(glob.glob(os.path.join(ROOT, "tests", "golden", "*.jsonl"))) + [ORACLE]
+
+
+def record_lines(path):
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    if path == ORACLE:
+        # undo/redo and a note with multi-byte UTF-8 are appended events too: cut them as well
+        lines[4:4] = ['{"e": "undo"}', '{"e": "redo"}', '{"e": "note", "text": "Zoë ✓ café"}']
+    return lines
+
+
+def write_game(st, lines):
+    """What the App writes for a game: header atomically, then one append per event."""
+    st.write_atomic(paths.CURRENT, lines[0] + "\n")
+    for line in lines[1:]:
+        st.append_line(paths.CURRENT, line)
+
+
+def boot(st):
+    """App.resume() at power-on: cut a torn last line off the file, replay what is left."""
+    if not st.exists(paths.CURRENT):
+        return None, []
+    lines, _ = st.recover_lines(paths.CURRENT)
+    return replay("".join(l + "\n" for l in lines))[0], lines
+
+
+def state(session):
+    if session is None:
+        return None
+    return session.result(), list(session.events())
+
+
+def total_bytes(lines):
+    header = len(lines[0].encode("utf-8")) + 1
+    return header + sum(len(l.encode("utf-8")) + 1 for l in lines[1:])
+
+
+def cut_one_record(lines):
+    """Every cut of one record's writes; returns the number of cuts tried."""
+    ends = []  # bytes written when line k is on flash (the header counts its tmp file)
+    acc = 0
+    for l in lines:
+        acc += len(l.encode("utf-8")) + 1
+        ends.append(acc)
+    expected = {}  # complete lines -> state replayed from the source text alone
+
+    def want(k):
+        if k not in expected:
+            expected[k] = state(replay("".join(l + "\n" for l in lines[:k]))[0]) if k else None
+        return expected[k]
+    full = want(len(lines))
+    seen = {}  # resumed file bytes -> resumed state (the resume is a function of the bytes)
+    total = total_bytes(lines)
+    for cut in range(total + 1):
+        st = CutStorage(cut)
+        try:
+            write_game(st, lines)
+            raise AssertionError("cut %d not reached" % cut)
+        except PowerCut:
+            pass
+        rebooted = st.after_reboot()
+        # the header's rename runs after its flush: a cut at its last byte loses it
+        complete = sum(1 for e in ends if e < cut) if cut <= ends[0] else sum(1 for e in ends if e <= cut)
+        session, got = boot(rebooted)
+        assert got == lines[:complete], (cut, complete)
+        content = rebooted.content(paths.CURRENT)
+        if content not in seen:
+            seen[content] = state(session)
+        assert seen[content] == want(complete), cut
+        # keep playing on the rebooted device: the final result is the full record's
+        if session is None:
+            rebooted.write_atomic(paths.CURRENT, lines[0] + "\n")
+            complete = 1
+        for line in lines[complete:]:
+            rebooted.append_line(paths.CURRENT, line)
+        content = rebooted.content(paths.CURRENT)
+        assert content == "".join(l + "\n" for l in lines).encode("utf-8"), cut
+        if content not in seen:
+            seen[content] = state(boot(rebooted)[0])
+        assert seen[content] == full, cut
+    return total + 1
+
+
+def test_power_cut_at_every_byte_of_each_title_resumes_to_the_last_complete_event():
+    counts = {}
+    for path in RECORDS:
+        counts[os.path.basename(path)] = cut_one_record(record_lines(path))
+    print("cuts per record:", counts, "total", sum(counts.values()))
+    assert len(counts) == 8 and min(counts.values()) > 1000
+
+
+def test_settings_cut_at_every_byte_and_operation_leave_old_or_new():
+    """write_atomic of the App's settings: after any cut the file parses to the old or new."""
+    old = dumps({"brightness": 3, "symbols": True, "led_count": 25, "led_layout": "matrix5x5"}) + "\n"
+    new = dumps({"brightness": 5, "symbols": False, "led_count": 8, "led_layout": "strip",
+                 "sintra_windows": [1, 2, 3, 4, 5, 6, 7, 8]}) + "\n"
+    size = len(new.encode("utf-8"))
+    outcomes = {"old": 0, "new": 0}
+    for cut in range(size + 2):  # size + 1 lets the flush, sync and rename through
+        st = CutStorage(None)
+        st.ensure_dir(paths.DATA_DIR)
+        st.write_atomic(paths.SETTINGS, old)
+        st.fs.cut_at_byte = st.fs.written + cut
+        try:
+            st.write_atomic(paths.SETTINGS, new)
+        except PowerCut:
+            pass
+        text = st.after_reboot().read_text(paths.SETTINGS)
+        assert text in (old, new), cut
+        outcomes["old" if text == old else "new"] += 1
+    assert outcomes == {"old": size + 1, "new": 1}
+
+
+# ---- the same through the real App, driven by keys ------------------------------------------
+def app_on(storage):
+    from app.app import App
+    board = sim.load_board("pico")
+    clock = sim.Clock()
+    app = App(VirtualDisplay(128, 64), VirtualLeds(25, 1.0, "RGB"), storage, clock, board)
+    app.step(0, None)
+    return app
+
+
+def azul_key_script(tmp_path, events_wanted):
+    """Keys that start a 2-player Azul game and enter its first events (as a player would)."""
+    from test_app_games import Driver, play_azul
+    from rules_core import azul_engine
+    header, events = azul_engine.random_game(2, 5, "colored")[:2]
+    d = Driver(tmp_path)
+    d.new_game("Azul", "coloured", 2)
+    play_azul(d, header, events[:events_wanted])
+    return d.keys, d.record().splitlines(), events
+
+
+def test_app_driven_by_keys_resumes_after_a_cut_at_every_byte(tmp_path):
+    """The App's own writes (header, events) cut at every byte of the first 6 events; after
+    the reboot the App shows the game up to the last complete line, and entering the rest of
+    the game on the rebooted App gives the engine's final scores."""
+    from rules_core import azul_engine
+    keys, lines, events = azul_key_script(tmp_path, 6)
+    scores = azul_engine.random_game(2, 5, "colored")[2]
+    total = total_bytes(lines)
+    ends = []
+    acc = 0
+    for l in lines:
+        acc += len(l.encode("utf-8")) + 1
+        ends.append(acc)
+    for cut in range(total + 1):
+        st = CutStorage(cut)
+        try:
+            app = app_on(st)
+            t = 0
+            for k in keys:
+                t += sim.KEY_STEP_MS if k is not None else sim.WAIT_MS
+                app.step(t, k)
+            raise AssertionError("cut %d not reached" % cut)
+        except PowerCut:
+            pass
+        complete = sum(1 for e in ends if e < cut) if cut <= ends[0] else sum(1 for e in ends if e <= cut)
+        rebooted = st.after_reboot()
+        app = app_on(rebooted)
+        assert not rebooted.exists(paths.ERRORS), cut
+        if complete == 0:
+            assert app.session is None, cut
+            continue
+        want = replay("".join(l + "\n" for l in lines[:complete]))[0]
+        assert state(app.session) == state(want), cut
+        assert type(app.screen).__name__ == "Scoreboard", cut
+        for ev in events[complete - 1:]:
+            assert app.enter(ev), (cut, ev, app.toast)
+        final = replay(rebooted.content(paths.CURRENT).decode("utf-8"))[0]
+        assert final.result()["finished"] and final.scores == scores, cut
+    print("App cuts:", total + 1)
