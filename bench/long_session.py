@@ -1,6 +1,6 @@
 """Long session: complete games back to back through the App on the MicroPython unix port.
 
-    python bench/long_session.py [--games 1000] [--heap 96K] [--keep 50]
+    python bench/long_session.py [--games 1000] [--heap 256K] [--keep 50]
 
 Key presses come from tests/test_app_games.py's Driver (the presses a player makes, read
 off the screen), for a cycle of four engine games (Azul coloured 2p and grey 3p, 5211
@@ -58,7 +58,7 @@ def keys_for(games, first, cycle):
     return keys
 
 
-def run(games, heap="96K", keep=50, tmp=None):
+def run(games, heap="256K", keep=50, tmp=None):
     tmp = tmp or tempfile.mkdtemp(prefix="azul-long-")
     first, cycle = game_scripts(os.path.join(tmp, "host"))
     data = os.path.join(tmp, "device")
@@ -79,7 +79,7 @@ def run(games, heap="96K", keep=50, tmp=None):
 
 
 def main(argv):
-    opts = {"--games": 1000, "--heap": "96K", "--keep": 50}
+    opts = {"--games": 1000, "--heap": "256K", "--keep": 50}
     for i in range(0, len(argv) - 1, 2):
         opts[argv[i]] = type(opts[argv[i]])(argv[i + 1])
     r = run(opts["--games"], opts["--heap"], opts["--keep"])

@@ -94,22 +94,29 @@ def live():
     return gc.mem_alloc()
 
 
-def play(app, clock, keys, key_ms, wait_ms, heap):
+def play(app, clock, keyfile, key_ms, wait_ms, heap):
     """Feed keys (one byte each, WAIT = no key) as host_tools.sim.run_script does; track
-    live and per-step peak bytes."""
-    for k in keys:
-        if k == WAIT:
-            k = None
-        clock.now += wait_ms if k is None else key_ms
-        if heap is not None:
-            before = live()
-            if before > heap["live_max"]:
-                heap["live_max"] = before
-        app.step(clock.now, k)
-        if heap is not None:
-            after = gc.mem_alloc()
-            if after > heap["peak"]:
-                heap["peak"] = after
+    live and per-step peak bytes. Keys stream from the file through one small buffer, so a
+    thousand games of presses cost no heap."""
+    buf = bytearray(256)
+    while True:
+        n = keyfile.readinto(buf)
+        if not n:
+            break
+        for i in range(n):
+            k = buf[i]
+            if k == WAIT:
+                k = None
+            clock.now += wait_ms if k is None else key_ms
+            if heap is not None:
+                before = live()
+                if before > heap["live_max"]:
+                    heap["live_max"] = before
+            app.step(clock.now, k)
+            if heap is not None:
+                after = gc.mem_alloc()
+                if after > heap["peak"]:
+                    heap["peak"] = after
     clock.now += wait_ms
     app.step(clock.now, None)
 
@@ -180,15 +187,15 @@ def bench(app, clock, spec):
 def main():
     with open(sys.argv[1]) as f:
         args = json.load(f)
-    with open(sys.argv[2], "rb") as f:
-        keys = f.read()
+    keyfile = open(sys.argv[2], "rb")
     gc.collect()
     heap = {{"start": live(), "total": gc.mem_alloc() + gc.mem_free()}}
     app, clock = build(args["board"])
     heap["boot"] = live()
     heap["live_max"] = heap["boot"]
     heap["peak"] = heap["boot"]
-    play(app, clock, keys, args["key_ms"], args["wait_ms"], heap if args["heap"] else None)
+    play(app, clock, keyfile, args["key_ms"], args["wait_ms"], heap if args["heap"] else None)
+    keyfile.close()
     heap["end"] = live()
     s = app.session
     out = {{"screen": type(app.screen).__name__, "text": app.text(),

@@ -4,7 +4,9 @@ Power-safe by construction: an event is validated by Session.add() first and onl
 appended to the record (flushed); undo and redo are appended events too, so the record on
 flash always replays to what the screen shows. Boot replays data/current.jsonl.
 """
+import gc
 import json
+import sys
 
 import paths
 from hal.keys import BACK, LONG
@@ -29,6 +31,22 @@ def describe(session, ev):
     if type(p) is int and 0 <= p < len(session.players):
         return "%s %s" % (ev["e"], session.players[p])
     return ev["e"]
+
+
+def unload_other_games(game):
+    """Drop the rules and entry-screen modules of every other title: a board's heap holds
+    the code of one game (module bytecode loaded from .mpy files lives on the heap)."""
+    from rules_core.record import GAMES
+    for g in GAMES:
+        if g == game:
+            continue
+        for name in (GAMES[g][0], "app.entry_" + g):
+            if name in sys.modules:
+                del sys.modules[name]
+                pkg, _, attr = name.rpartition(".")
+                if hasattr(sys.modules.get(pkg), attr):
+                    delattr(sys.modules[pkg], attr)
+    gc.collect()
 
 
 class App:
@@ -86,7 +104,8 @@ class App:
             lines, torn = [], False
         if lines:
             try:
-                self.session, _ = replay("".join(l.rstrip("\n") + "\n" for l in lines))
+                self.session, _ = replay(l.rstrip("\n") + "\n" for l in lines)
+                unload_other_games(self.session.game)
                 if torn:
                     self.say("last entry lost")
             except ValueError as e:
@@ -99,6 +118,7 @@ class App:
         header = new_header(game, variant, players, options)
         self.archive()
         self.storage.write_atomic(paths.CURRENT, dumps(header) + "\n")
+        unload_other_games(game)
         self.session = Session(header)
         self.home()
 
