@@ -143,5 +143,9 @@ def main(argv=None):
     except CliError as e:
         print("azul-companion %s: %s" % (args.command, e), file=sys.stderr)
         return 1
+    except OSError as e:  # an unwritable --out/--data/--screenshot, a vanished file...
+        where = "%s: " % e.filename if getattr(e, "filename", None) else ""
+        print("azul-companion %s: %s%s" % (args.command, where, e.strerror or e), file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130

@@ -154,13 +154,31 @@ def explain(port, text):
     if "failed to access" in low or "could not open port" in low or "connection refused" in low:
         if "://" in port or not os.path.exists(port):
             return "no board at %s" % port
-        return "port %s is in use by another program (close its terminal or mpremote)" % port
+        return port_problem(port)
     if "could not enter raw repl" in low:
         return "no MicroPython REPL answered on %s" % port
     if "enospc" in low or "no space" in low or "errno 28" in low:
         return "the board's flash is full"
     lines = [l for l in text.strip().splitlines() if l.strip()]
     return lines[-1] if lines else "mpremote failed"
+
+
+def port_problem(port):
+    """Why a port that exists could not be opened: not a serial port, no permission, or busy."""
+    if os.name == "nt":  # COM ports: a failed open means another program has it
+        return "port %s is in use by another program (close its terminal or mpremote)" % port
+    try:
+        fd = os.open(port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    except PermissionError:
+        return "no permission to open %s (Linux: add yourself to the dialout group)" % port
+    except OSError as e:
+        return "cannot open %s: %s" % (port, e.strerror or e)
+    try:
+        if not os.isatty(fd):
+            return "%s is not a serial port" % port
+    finally:
+        os.close(fd)
+    return "port %s is in use by another program (close its terminal or mpremote)" % port
 
 
 def mpremote(port, *args, progress=None):

@@ -15,7 +15,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from host_tools import flash  # noqa: E402
-from host_tools.vboard import VirtualBoard, micropython_command  # noqa: E402
+from host_tools.vboard import VirtualBoard, Ssd1306, micropython_command  # noqa: E402
 
 BIN = os.path.dirname(sys.executable)
 pytestmark = pytest.mark.skipif(
@@ -197,3 +197,46 @@ def test_a_main_that_swallows_ctrl_c_still_lets_mpremote_in(board, tmp_path):
     assert r.returncode == 0, r.stderr
     r = mpremote(board.port, "exec", "print('in')")
     assert r.returncode == 0 and r.stdout.strip() == "in", r.stderr
+
+
+def test_buttons_pressed_from_the_host_reach_the_real_button_logic(board, tmp_path):
+    """hal.buttons on the board: a short UP fires on press, OK held 900 ms fires OK+LONG
+    while held and nothing on release, a short BACK fires on release (hal/buttons.py)."""
+    root = tmp_path / "flash"
+    for name in ("hal", "boards"):
+        shutil.copytree(os.path.join(flash.FIRMWARE, name), str(root / name))
+    shutil.copytree(flash.CORE, str(root / "rules_core"))
+    (root / "main.py").write_text(
+        "import boards\nfrom hal import clock, keys\nfrom hal.buttons import buttons_from_board\n"
+        "b = buttons_from_board(boards.load('pico'))\nf = open('events.txt', 'w')\n"
+        "while True:\n    b.poll(clock.ticks_ms())\n    k = b.take()\n"
+        "    while k is not None:\n        f.write(keys.describe(k) + '\\n')\n        f.flush()\n        k = b.take()\n"
+        "    clock.sleep_ms(10)\n")
+    r = mpremote(board.port, "reset")
+    assert r.returncode == 0, r.stderr
+    board.press("UP")
+    board.press("OK", ms=900)
+    board.press("BACK")
+    assert board.wait_keys(60), (board.keys_done, board.keys_queued)
+    events = root / "events.txt"
+    assert wait_for(lambda: events.exists() and events.read_text().count("\n") >= 3), board.console[-1500:]
+    assert events.read_text().split() == ["UP", "OK+LONG", "BACK"]
+
+
+def test_ssd1306_decoder_follows_the_address_window_and_modes():
+    """SSD1306 datasheet 10.1.3 / 10.1.4: horizontal mode wraps inside the column range to
+    the next page, then back to the first page; page mode only moves along its page."""
+    d = Ssd1306()
+    d.write(bytes([0x00, 0x20, 0x00, 0x21, 10, 11, 0x22, 2, 3, 0xAF]))  # Co=0: a run of commands
+    d.write(bytes([0x40, 1, 2, 3, 4, 5]))
+    assert (d.ram[2 * 128 + 10], d.ram[2 * 128 + 11], d.ram[3 * 128 + 10], d.ram[3 * 128 + 11]) == (5, 2, 3, 4)
+    assert d.pixel(10, 16) == 1 and d.pixel(10, 17) == 0 and d.pixel(10, 18) == 1  # 5 = rows 0 and 2
+    # page mode, with Co=1 pairs as the micropython-lib driver sends them
+    d.write(bytes([0x80, 0x20, 0x80, 0x02, 0x80, 0xB3, 0x80, 0x05, 0x80, 0x12]))
+    d.write(bytes([0x40, 0xFF, 0x81]))
+    assert d.ram[3 * 128 + 0x25] == 0xFF and d.ram[3 * 128 + 0x26] == 0x81
+    assert d.pixel(0x25, 31) == 1
+    d.write(bytes([0x80, 0xA7]))  # inverse display
+    assert d.pixel(0x25, 31) == 0 and d.pixel(0, 0) == 1
+    d.write(bytes([0x80, 0xAE]))  # display off: nothing lit
+    assert d.pixel(0, 0) == 0

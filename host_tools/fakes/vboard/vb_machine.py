@@ -1,13 +1,63 @@
-"""Fake `machine` for the virtual board: Pin, I2C/SoftI2C (recording writes), reset.
+"""Fake `machine` for the virtual board: Pin, I2C/SoftI2C (recording writes), WDT, reset.
 
 Installed as sys.modules["machine"] by vbrepl.py. Only what the firmware uses is here;
 anything else raises AttributeError the way a port without it would.
+
+Buttons: the host presses them by appending steps to the file named by VBOARD_BUTTONS,
+one line each: `SEQ MS PIN=LEVEL PIN=LEVEL ...`. Input pins read those levels. A step
+starts at the first pin read that sees it and lasts until a pin read at least MS board
+milliseconds later, which still returns its levels (so the firmware sampled it at both
+ends); then "KEYS SEQ" goes to the host and the next step starts at a later millisecond.
 """
+import os
 import time
 
 import vb_trace
 
-_values = {}  # pin id -> level the firmware or a test last set
+_values = {}  # pin id -> level the firmware or a host step last set
+
+
+class _ButtonSteps:
+    """The host's button steps, applied to _values on pin reads (board clock)."""
+
+    def __init__(self, path):
+        self._file = open(path) if path else None  # opened before the flash is mounted
+        self._buf = ""
+        self._seq = -1     # step in force (-1: none yet)
+        self._started = 0  # board ms when it started
+        self._ms = 0       # how long it lasts
+        self._done = True  # its end was sampled and reported
+        self._looked = -1  # board ms of the last look at the file (one look per ms)
+
+    def poll(self):
+        if self._file is None:
+            return
+        now = time.ticks_ms()
+        if not self._done:
+            if time.ticks_diff(now, self._started) < self._ms:
+                return
+            self._done = True  # this read still returns the step's levels
+            self._looked = now
+            vb_trace.control("KEYS %d" % self._seq)
+            return
+        if now == self._looked:
+            return
+        self._looked = now
+        if "\n" not in self._buf:
+            self._buf += self._file.read()
+            if "\n" not in self._buf:
+                return
+        line, self._buf = self._buf.split("\n", 1)
+        parts = line.split()
+        for part in parts[2:]:
+            pin, level = part.split("=")
+            _values[int(pin)] = int(level)
+        self._seq, self._ms = int(parts[0]), int(parts[1])
+        self._started = now
+        self._done = False
+
+
+_steps = _ButtonSteps(os.getenv("VBOARD_BUTTONS"))
 
 
 class Pin:
@@ -34,6 +84,8 @@ class Pin:
 
     def value(self, v=None):
         if v is None:
+            if self.mode == Pin.IN:
+                _steps.poll()
             return _values[self.id]
         _values[self.id] = 1 if v else 0
         if self.mode == Pin.OUT:
@@ -85,6 +137,17 @@ class I2C:
 
 
 SoftI2C = I2C
+
+
+class WDT:
+    """Watchdog: records its timeout; feeds are not checked (a loaded host stalls)."""
+
+    def __init__(self, id=0, timeout=5000):
+        self.timeout = timeout
+        vb_trace.record("wdt", id, timeout)
+
+    def feed(self):
+        pass
 
 
 def trace():
