@@ -21,13 +21,33 @@ def standings_rows(s):
     return rows
 
 
-class Scoreboard(ListScreen):
-    def __init__(self, app):
+class _Board(ListScreen):
+    """A read-only list of rows made once; UP/DOWN scroll it, OK and BACK go to leave()."""
+
+    def __init__(self, app, title, rows):
         ListScreen.__init__(self, app)
         self.cursor = None  # type: ignore[assignment]  # a read-only list (ListScreen.move)
+        self.title = title
+        self._rows = rows
+
+    def rows(self):
+        return self._rows
+
+    def key(self, k):
+        base = k & CODE_MASK
+        if base in (UP, DOWN):
+            self.move(base, len(self._rows))
+        elif base in (OK, BACK):
+            self.leave(base)
+
+    def leave(self, base):
+        pass
+
+
+class Scoreboard(_Board):
+    def __init__(self, app):
         s = app.session
         total = s.rounds_total
-        self.title = "%s R%d%s" % (GAME_NAMES[s.game], s.round, "/%d" % total if total else "")
         rows = standings_rows(s)
         if s.last_round():
             rows.append("LAST ROUND")
@@ -40,35 +60,27 @@ class Scoreboard(ListScreen):
             rows.append("next %s %s" % (e, s.players[p] if p is not None else ""))
         else:
             rows.append("OK: end round")
-        self._rows = rows
+        _Board.__init__(self, app, "%s R%d%s" % (GAME_NAMES[s.game], s.round, "/%d" % total if total else ""), rows)
 
-    def rows(self):
-        return self._rows
-
-    def key(self, k):
-        base = k & CODE_MASK
-        if base in (UP, DOWN):
-            self.move(base, len(self._rows))
-        elif base == OK:
+    def leave(self, base):
+        if base == OK:
             from app import entries
             entries.open(self.app)
-        elif base == BACK:
+        else:
             from app import system
             self.app.show(system.MainMenu(self.app))
 
 
-class Final(ListScreen):
+class Final(_Board):
     """Standings, winners, tie-break, then each player's breakdown. OK/BACK leave: the
     current game moves to the history; a game opened from the history runs `back`."""
     final = True
 
     def __init__(self, app, session, back=None):
-        ListScreen.__init__(self, app)
-        self.cursor = None  # type: ignore[assignment]  # a read-only list (ListScreen.move)
         self.back = back
         r = session.result()
         self.won = r["winners"]
-        self.title = "%s final" % GAME_NAMES[session.game] if r["finished"] else "%s R%d" % (
+        title = "%s final" % GAME_NAMES[session.game] if r["finished"] else "%s R%d" % (
             GAME_NAMES[session.game], r["round"])
         rows = standings_rows(session)
         names = [session.players[p] for p in self.won]
@@ -82,19 +94,12 @@ class Final(ListScreen):
             for k in sorted(b):
                 if k != "total":
                     rows.append(" %s %s" % (k[:10], b[k]))
-        self._rows = rows
+        _Board.__init__(self, app, title, rows)
 
-    def rows(self):
-        return self._rows
-
-    def key(self, k):
-        base = k & CODE_MASK
-        if base in (UP, DOWN):
-            self.move(base, len(self._rows))
-        elif base in (OK, BACK):
-            if self.back:
-                self.back()
-            else:  # leaving the finished current game files it (undo is possible until then)
-                from app import system
-                self.app.archive()
-                self.app.show(system.MainMenu(self.app))
+    def leave(self, base):
+        if self.back:
+            self.back()
+        else:  # leaving the finished current game files it (undo is possible until then)
+            from app import system
+            self.app.archive()
+            self.app.show(system.MainMenu(self.app))
