@@ -1,8 +1,10 @@
 """`azul-companion sim`: the real device App on CPython, drawn in the terminal.
 
-The OLED is drawn with half blocks (two pixel rows per text line), the NeoPixels as coloured
-cells (ANSI truecolor). Keys: arrows, Enter = OK, Backspace/Esc = BACK, u = hold BACK (undo),
-Shift+arrow = long press, q = quit.
+The OLED is drawn as big as the terminal allows: half blocks (1x2 pixels a character, the
+128x64 screen in 128x32) from about 150x40, else braille (2x4 pixels, 64x16: fits 80x24);
+the NeoPixels as coloured cells (ANSI truecolor) beside or below it. A resize redraws.
+Keys: arrows, Enter = OK, Backspace/Esc = BACK, u = hold BACK (undo), Shift+arrow = long
+press, q = quit (the prompt comes back below the drawing).
 
 --script runs presses without a terminal, from a file or the argument itself. Tokens are
 separated by spaces, commas or new lines ("#" starts a comment):
@@ -11,7 +13,8 @@ separated by spaces, commas or new lines ("#" starts a comment):
   letters U D L R O B Z        one press each, in a run: "DDRO" = DOWN DOWN RIGHT OK;
                                Z = BACK:long (undo)
   wait                         let two seconds pass (messages time out)
-After the script the screen's text is printed; --screenshot writes the display and LEDs.
+A script holds at most 20000 presses. After the script the screen's text is printed;
+--screenshot NAME.png writes the display and LEDs.
 """
 import builtins
 import os
@@ -26,8 +29,9 @@ from host_tools.vhal import VirtualDisplay, VirtualLeds  # noqa: E402
 
 KEY_STEP_MS = 100   # virtual time between scripted presses
 WAIT_MS = 2000
+MAX_PRESSES = 20000        # a whole 5-player game is a few thousand presses
+MAX_SCRIPT_BYTES = 1 << 20
 LETTERS = {"U": UP, "D": DOWN, "L": LEFT, "R": RIGHT, "O": OK, "B": BACK, "Z": BACK | LONG}
-FOOTER = "arrows move  Enter OK  Bksp/Esc back  u undo (hold back)  Shift+arrow long  q quit"
 
 
 class SimError(Exception):
@@ -106,23 +110,42 @@ def build(board_name="pico", data_dir="azul-data"):
 
 
 # ---- script syntax ------------------------------------------------------------------------
-def parse_script(text):
-    """Script text -> list of key events (None = wait); SimError names a bad token."""
+def parse_script(text, where=""):
+    """Script text -> list of key events (None = wait); SimError names a bad token.
+
+    At most MAX_PRESSES events in all, checked before any repeat is expanded, so a typo
+    such as OK*999999999999 is one line at once, not a frozen terminal.
+    """
     out = []
-    for line in text.splitlines():
+    for number, line in enumerate(text.splitlines(), 1):
+        at = " (%s line %d)" % (where, number) if where else ""
         line = line.split("#", 1)[0]
         for tok in line.replace(",", " ").split():
-            times = 1
-            if "*" in tok:
-                tok, n = tok.split("*", 1)
-                if not n.isdigit():
-                    raise SimError("bad repeat count in %r" % (tok + "*" + n))
-                times = int(n)
-            out += _token(tok) * times
+            name, _, n = tok.partition("*")
+            # ASCII digits only: "²".isdigit() is true too, and int() refuses it
+            if n and (not (n.isascii() and n.isdigit()) or not n.strip("0")):
+                raise SimError("bad repeat count in %r%s: a whole number of at least 1" % (tok, at))
+            times = (int(n) if len(n) <= 9 else MAX_PRESSES + 1) if n else 1
+            keys = _token(name, at)
+            if len(out) + times * len(keys) > MAX_PRESSES:
+                raise SimError("too many presses at %r%s: a script holds at most %d" % (tok, at, MAX_PRESSES))
+            out += keys * times
     return out
 
 
-def _token(tok):
+def read_script(path):
+    """The text of a script file; SimError for a file too big or not UTF-8."""
+    with open(path, "rb") as f:
+        data = f.read(MAX_SCRIPT_BYTES + 1)
+    if len(data) > MAX_SCRIPT_BYTES:
+        raise SimError("script %s is larger than %d KB" % (path, MAX_SCRIPT_BYTES // 1024))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise SimError("script %s is not UTF-8 text (byte 0x%02x at offset %d)" % (path, data[e.start], e.start))
+
+
+def _token(tok, at=""):
     if tok.lower() == "wait":
         return [None]
     name, _, flag = tok.partition(":")
@@ -131,10 +154,10 @@ def _token(tok):
     except ValueError:
         if name.isalpha() and not flag and all(c in LETTERS for c in name.upper()):
             return [LETTERS[c] for c in name.upper()]
-        raise SimError("unknown key %r (UP DOWN LEFT RIGHT OK BACK, or letters UDLROBZ)" % tok)
+        raise SimError("unknown key %r%s: UP DOWN LEFT RIGHT OK BACK, or letters UDLROBZ" % (tok, at))
     if flag:
         if flag.lower() not in ("long", "repeat"):
-            raise SimError("unknown flag %r in %r (long or repeat)" % (flag, tok))
+            raise SimError("unknown flag %r in %r%s: long or repeat" % (flag, tok, at))
         k |= LONG if flag.lower() == "long" else REPEAT
     return [k]
 
@@ -148,6 +171,11 @@ def run_script(app, clock, keys):
 
 
 # ---- drawing ------------------------------------------------------------------------------
+FOOTER_KEYS = ("arrows move", "Enter OK", "Bksp/Esc back", "u undo", "Shift+arrow long", "q quit")
+SCREEN_BG = "\x1b[48;5;234m"  # the OLED's glass, a shade off the terminal's black
+RESET = "\x1b[0m"
+
+
 def render_leds(leds, layout, colour=True):
     cells = []
     for r, g, b in led_colours(leds):
@@ -157,9 +185,52 @@ def render_leds(leds, layout, colour=True):
             cells.append("\x1b[38;2;%d;%d;%dm\u2588\u2588\x1b[0m" % (r, g, b))
         else:  # an LED that is off, still visible on a dark terminal
             cells.append("\x1b[38;2;70;70;70m\u2591\u2591\x1b[0m")
-    if layout == "matrix5x5" and len(cells) == 25:
-        return [" ".join(cells[i:i + 5]) for i in range(0, 25, 5)]
-    return [" ".join(cells)]
+    per_row = 5 if layout == "matrix5x5" and len(cells) == 25 else max(1, len(cells))
+    return [" ".join(cells[i:i + per_row]) for i in range(0, len(cells), per_row)], 3 * per_row - 1
+
+
+def footer_lines(width):
+    """The key help packed into lines of at most `width` characters."""
+    lines = [""]
+    for item in FOOTER_KEYS:
+        if lines[-1] and len(lines[-1]) + 2 + len(item) > width:
+            lines.append("")
+        lines[-1] += ("  " if lines[-1] else "") + item
+    return lines
+
+
+def frame(display, leds, layout, cols, rows, colour=True):
+    """The lines drawing the display, the LEDs and the key help in a cols x rows terminal.
+
+    The biggest picture that fits: half blocks (1x2 pixels a character, 128x32 for the
+    OLED) or braille (2x4 pixels, 64x16); the LEDs beside it when there is room, else
+    below. When neither fits, one line saying so. Every line is narrower than the
+    terminal, so none wraps and erasing to the end of a line never eats its last cell.
+    """
+    led_lines, led_width = render_leds(leds, layout, colour)
+    width = cols - 1
+    keys = footer_lines(width)
+    w, h = display.width, display.height
+    for draw, pw, ph in ((display.blocks, w, (h + 1) // 2), (display.braille, (w + 1) // 2, (h + 3) // 4)):
+        beside = pw + 1 + led_width <= width
+        height = (max(ph, len(led_lines)) if beside else ph + 1 + len(led_lines)) + 1 + len(keys)
+        if pw > width or height > rows:
+            continue
+        pic = [line.ljust(pw) for line in draw()]
+        if colour:
+            pic = [SCREEN_BG + line + RESET for line in pic]
+        if beside:
+            blank = " " * pw
+            body = [(pic[i] if i < ph else blank) + " " + (led_lines[i] if i < len(led_lines) else "")
+                    for i in range(max(ph, len(led_lines)))]
+        else:
+            body = pic + [""] + led_lines
+        return body + [""] + keys
+    # the smallest layout that fits: braille with the LEDs beside it
+    need_cols = (w + 1) // 2 + 1 + led_width + 1
+    need_rows = max((h + 3) // 4, len(led_lines)) + 1 + len(footer_lines(need_cols - 1))
+    msg = "sim needs %dx%d: terminal too small (%dx%d)" % (need_cols, need_rows, cols, rows)
+    return [msg[:max(1, width)]]
 
 
 def screenshot(display, leds, layout, path):
@@ -211,31 +282,62 @@ def read_key(fd, timeout):
     return None
 
 
-def interactive(app, display, leds, layout):
+def terminal_size(fd):
+    try:
+        size = os.get_terminal_size(fd)
+        return size.columns, size.lines
+    except OSError:
+        return 80, 24
+
+
+def interactive(app, display, leds):
+    """Run the app on the terminal's keys until q; redraws on a change and on a resize.
+
+    Every line is written at its own row (cursor positioning), so a line as wide as the
+    terminal never wraps; on quit the cursor goes below the drawing for the prompt.
+    """
+    import signal
     import termios
     import tty
     fd = sys.stdin.fileno()
-    saved = termios.tcgetattr(fd)
     out = sys.stdout
-    shown = (-1, -1)
+    saved = termios.tcgetattr(fd)
+    resized = [False]
+
+    def on_resize(signum, frame_):
+        resized[0] = True
+
+    old_handler = signal.signal(signal.SIGWINCH, on_resize)
+    size = terminal_size(out.fileno())
+    shown = None
+    drawn = 0
     t0 = time.monotonic()
     try:
         tty.setraw(fd)
-        out.write("\x1b[?25l\x1b[2J")
+        out.write("\x1b[?25l\x1b[H\x1b[2J")
         while True:
             key = read_key(fd, 0.05)
             if key == "quit":
                 break
             app.step(int((time.monotonic() - t0) * 1000), key)
-            state = (display.frames, len(leds.frames))
+            if resized[0]:
+                resized[0] = False
+                size = terminal_size(out.fileno())
+                shown = None
+                out.write("\x1b[H\x1b[2J")
+            state = (display.frames, len(leds.frames), app.settings["led_layout"])
             if state != shown:
                 shown = state
-                lines = display.blocks() + [""] + render_leds(leds, layout) + ["", FOOTER]
-                out.write("\x1b[H" + "\r\n".join(l + "\x1b[K" for l in lines))
+                lines = frame(display, leds, state[2], size[0], size[1])
+                out.write("".join("\x1b[%d;1H%s\x1b[K" % (i + 1, line) for i, line in enumerate(lines)))
+                if len(lines) < drawn:  # a smaller layout: clear what the bigger one left
+                    out.write("\x1b[%d;1H\x1b[J" % (len(lines) + 1))
+                drawn = len(lines)
                 out.flush()
     finally:
+        signal.signal(signal.SIGWINCH, old_handler)
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
-        out.write("\x1b[?25h\r\n")
+        out.write("\x1b[%d;1H\x1b[?25h\n" % max(drawn, 1))
         out.flush()
 
 
@@ -254,26 +356,27 @@ def run(args):
         print(__doc__)
         return 0
     try:
+        if args.screenshot and not args.screenshot.lower().endswith(".png"):
+            raise SimError("--screenshot %s: the picture is a PNG, name it NAME.png" % args.screenshot)
         keys = None
         if args.script is not None:
-            text = args.script
-            if os.path.isfile(text):
-                with open(text, encoding="utf-8") as f:
-                    text = f.read()
-            keys = parse_script(text)
+            if os.path.isfile(args.script):
+                keys = parse_script(read_script(args.script), args.script)
+            else:
+                keys = parse_script(args.script)
         elif not sys.stdin.isatty():
             raise SimError("stdin is not a terminal: run it in a terminal, or give --script KEYS")
         app, display, leds, clock = build(args.board, args.data)
     except SimError as e:
         raise CliError(str(e))
-    layout = app.settings["led_layout"]
     if keys is None:
-        interactive(app, display, leds, layout)
+        interactive(app, display, leds)
     else:
         run_script(app, clock, keys)
         print("\n".join(app.text()))
         if sys.stdout.isatty():
-            print("\n".join(display.blocks() + render_leds(leds, layout)))
+            cols, rows = terminal_size(sys.stdout.fileno())
+            print("\n".join(frame(display, leds, app.settings["led_layout"], cols, rows)))
     if args.screenshot:
-        screenshot(display, leds, layout, args.screenshot)
+        screenshot(display, leds, app.settings["led_layout"], args.screenshot)
     return 0

@@ -31,6 +31,17 @@ def install_framebuf():
 _GLYPHS = {}
 
 
+def _braille_dots(bits):
+    """Braille dot bits for a nibble of four pixel rows (bit k = row k) in the left and the
+    right column of a cell: dots 1,2,3,7 and 4,5,6,8 (Unicode U+2800 block)."""
+    left = sum(b for k, b in enumerate((0x01, 0x02, 0x04, 0x40)) if bits >> k & 1)
+    right = sum(b for k, b in enumerate((0x08, 0x10, 0x20, 0x80)) if bits >> k & 1)
+    return left, right
+
+
+_BRAILLE = tuple(tuple(_braille_dots(n)[side] for n in range(16)) for side in (0, 1))
+
+
 def _glyph_table():
     if not _GLYPHS:
         font = framebuf_py.FONT_8X8
@@ -72,6 +83,28 @@ class VirtualDisplay(framebuf_py.FrameBuffer):
                 bottom = self._get(x, y + 1) if y + 1 < self.height else 0
                 line.append(chars[top | (bottom << 1)])
             lines.append("".join(line).rstrip())
+        return lines
+
+    def braille(self):
+        """Terminal rendering in Unicode braille, 2x4 pixels a character (128x64 -> 64x16).
+
+        A braille cell's four rows lie inside one 8-row page, so each cell is two nibbles of
+        two adjacent MONO_VLSB bytes; blank cells are spaces, lines are not stripped.
+        """
+        left, right = _BRAILLE
+        w = self.width
+        buf = self.buffer
+        lines = []
+        for y in range(0, self.height, 4):
+            base = (y // 8) * w
+            shift = y % 8
+            cells = []
+            for x in range(0, w, 2):
+                dots = left[(buf[base + x] >> shift) & 15]
+                if x + 1 < w:
+                    dots |= right[(buf[base + x + 1] >> shift) & 15]
+                cells.append(chr(0x2800 + dots) if dots else " ")
+            lines.append("".join(cells))
         return lines
 
     def text_lines(self):

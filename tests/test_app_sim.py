@@ -101,3 +101,44 @@ def test_sim_without_terminal_or_script_says_so_in_one_line(tmp_path):
 def test_sim_unknown_board_is_one_line(tmp_path):
     r = run_sim(["--board", "nano", "--script", "OK", "--data", str(tmp_path)])
     assert r.returncode == 1 and "unknown board" in r.stderr and r.stderr.strip().count("\n") == 0
+
+
+# (--script argument or file bytes, start of the one stderr line after "azul-companion sim: ")
+BAD_SCRIPTS = [
+    ("OK*999999999999", "too many presses at 'OK*999999999999': a script holds at most 20000"),
+    ("DOWN*30000000", "too many presses at 'DOWN*30000000'"),
+    ("OK*10000 DOWN*10001", "too many presses at 'DOWN*10001'"),  # the bound is on the total
+    ("OK*\u00b2", "bad repeat count in 'OK*\u00b2'"),  # superscript two: str.isdigit() says yes
+    ("OK*0", "bad repeat count in 'OK*0'"),
+    (b"OK\nDOWN \xff\xfe\n", "script {file} is not UTF-8 text (byte 0xff at offset 8)"),
+    (b"OK\n# fine\nDOWN JUMP\n", "unknown key 'JUMP' ({file} line 3)"),
+    (b"OK\nDOWN*99999\n", "too many presses at 'DOWN*99999' ({file} line 2)"),
+]
+
+
+@pytest.mark.parametrize("script,start", BAD_SCRIPTS, ids=[repr(s)[:30] for s, _ in BAD_SCRIPTS])
+def test_bad_script_is_one_line_before_any_press(tmp_path, script, start):
+    if isinstance(script, bytes):
+        path = tmp_path / "keys.txt"
+        path.write_bytes(script)
+        script = str(path)
+    r = run_sim(["--script", script, "--data", str(tmp_path / "data")])
+    assert r.returncode == 1 and r.stdout == "" and "Traceback" not in r.stderr
+    assert r.stderr.startswith("azul-companion sim: " + start.format(file=tmp_path / "keys.txt")), r.stderr
+    assert r.stderr.count("\n") == 1 and r.stderr.endswith("\n"), r.stderr
+    assert not (tmp_path / "data").exists()  # nothing ran, no record started
+
+
+def test_screenshot_must_be_named_png(tmp_path):
+    out = tmp_path / "out"
+    r = run_sim(["--script", "OK", "--data", str(tmp_path / "data"), "--screenshot", str(out)])
+    assert r.returncode == 1 and r.stdout == "" and r.stderr.count("\n") == 1
+    assert r.stderr.startswith("azul-companion sim: --screenshot %s: the picture is a PNG" % out)
+    assert not out.exists() and not (tmp_path / "data").exists()
+
+
+def test_script_bound_counts_presses_before_expanding():
+    with pytest.raises(sim.SimError, match="too many presses"):
+        sim.parse_script("OK*999999999999999999999999999999999999")
+    assert len(sim.parse_script("DOWN*%d" % sim.MAX_PRESSES)) == sim.MAX_PRESSES
+    assert sim.parse_script("DDR*2") == [2, 2, 4, 2, 2, 4]  # a letter run repeats as a whole

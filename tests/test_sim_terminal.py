@@ -1,0 +1,110 @@
+"""`azul-companion sim` in a real terminal: tmux runs it in an 80x24 pane, as a newcomer would.
+
+The pane must show the whole display (rows of braille drawing), the LEDs and the key help;
+a key press changes the drawing; a resize redraws (half blocks when the pane is big, one
+line when it is too small); `q` gives the terminal back exactly as it was (stty settings,
+visible cursor) with the prompt below the drawing.
+"""
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PROMPT = "PROMPT$ "
+BRAILLE = set(chr(c) for c in range(0x2801, 0x2900))
+HALF_BLOCKS = set("\u2580\u2584\u2588")
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None,
+                                reason="tmux is not installed (.ci/run installs it with apt-get)")
+
+
+class Pane:
+    """One tmux pane on a private tmux server (-L), killed at the end."""
+
+    def __init__(self, name, cols, rows):
+        self.tmux = ["tmux", "-L", name]
+        self.run("new-session", "-d", "-x", str(cols), "-y", str(rows), "-s", "t",
+                 "env PS1=%s bash --norc --noprofile" % shlex.quote(PROMPT))
+        self.wait_for(lambda rows: any(r.startswith(PROMPT.strip()) for r in rows), "the shell prompt")
+
+    def run(self, *args):
+        return subprocess.run(self.tmux + list(args), capture_output=True, text=True, check=True,
+                              timeout=30).stdout
+
+    def type(self, text):
+        self.run("send-keys", "-t", "t", "-l", text)
+        self.run("send-keys", "-t", "t", "Enter")
+
+    def key(self, name):
+        self.run("send-keys", "-t", "t", name)
+
+    def rows(self):
+        return self.run("capture-pane", "-p", "-t", "t").split("\n")
+
+    def wait_for(self, ok, what, seconds=60):
+        end = time.monotonic() + seconds
+        while True:
+            rows = self.rows()
+            if ok(rows):
+                return rows
+            if time.monotonic() > end:
+                pytest.fail("no %s in the pane after %d s:\n%s" % (what, seconds, "\n".join(rows)))
+            time.sleep(0.1)
+
+    def kill(self):
+        subprocess.run(self.tmux + ["kill-server"], capture_output=True, timeout=30)
+
+
+def drawing_rows(rows, chars):
+    """Indexes of the rows that hold at least 8 characters of the given drawing set."""
+    return [i for i, r in enumerate(rows) if sum(c in chars for c in r) >= 8]
+
+
+@pytest.fixture
+def pane():
+    p = Pane("azul-sim-test-%d" % os.getpid(), 80, 24)
+    yield p
+    p.kill()
+
+
+def test_sim_in_an_80x24_pane(pane, tmp_path):
+    stty_before, stty_after = tmp_path / "stty-before", tmp_path / "stty-after"
+    pane.type("cd %s && stty -g > %s && %s -m host_tools sim --data %s" % (
+        shlex.quote(ROOT), stty_before, shlex.quote(sys.executable), tmp_path / "data"))
+    rows = pane.wait_for(lambda rows: len(drawing_rows(rows, BRAILLE)) >= 6, "braille drawing")
+    # the whole display: 64x16 braille cells from the top row, the LEDs beside it, the key help
+    assert drawing_rows(rows, BRAILLE)[0] == 0
+    assert any("q quit" in r for r in rows), rows
+    assert all(len(r) < 80 for r in rows)
+    assert sum("\u2591\u2591 " in r for r in rows) == 5, rows  # the Pico's 5x5 LED matrix, all off
+    menu = [rows[i] for i in drawing_rows(rows, BRAILLE)]
+
+    pane.key("Down")
+    rows = pane.wait_for(lambda rows: [rows[i] for i in drawing_rows(rows, BRAILLE)] != menu,
+                         "change of the drawing after Down")
+    assert len(drawing_rows(rows, BRAILLE)) >= 6
+
+    pane.run("resize-window", "-t", "t", "-x", "150", "-y", "45")
+    pane.wait_for(lambda rows: len(drawing_rows(rows, HALF_BLOCKS)) >= 10, "half-block drawing at 150x45")
+    pane.run("resize-window", "-t", "t", "-x", "40", "-y", "10")
+    rows = pane.wait_for(lambda rows: "terminal too small" in rows[0], "too-small line at 40x10")
+    assert [r for r in rows if r.strip()] == [rows[0]] and len(rows[0]) < 40
+    pane.run("resize-window", "-t", "t", "-x", "80", "-y", "24")
+    rows = pane.wait_for(lambda rows: len(drawing_rows(rows, BRAILLE)) >= 6, "braille again at 80x24")
+    footer = max(i for i, r in enumerate(rows) if "q quit" in r)
+
+    pane.key("q")
+    rows = pane.wait_for(lambda rows: any(r.startswith(PROMPT.strip()) for r in rows[footer + 1:]),
+                         "prompt below the drawing after q")
+    assert len(drawing_rows(rows, BRAILLE)) >= 6  # the last picture stays on screen
+    assert pane.run("display", "-p", "-t", "t", "#{cursor_flag}").strip() == "1"  # cursor shown again
+    pane.type("stty -g > %s" % stty_after)
+    end = time.monotonic() + 30
+    while not (stty_after.exists() and stty_after.read_text()) and time.monotonic() < end:
+        time.sleep(0.1)
+    assert stty_after.read_text() == stty_before.read_text()  # echo, canonical mode... as before
