@@ -43,8 +43,9 @@ def add_arguments(parser):
         parser.add_argument("--variant", help="azul: colored|grey; 5211: standard|long")
         parser.add_argument("--players", type=int, required=True)
         parser.add_argument("--seed", type=int, default=1)
-        parser.add_argument("--games", type=int, default=1, help="games with seeds seed, seed+1, ...")
-        parser.add_argument("--out", help="a file (one game) or a folder (several); default: stdout")
+        parser.add_argument("--games", type=int, default=1, help="games with seeds seed, seed+1, ... (several need --out-dir)")
+        parser.add_argument("--out", help="the record's file (one game); default: stdout")
+        parser.add_argument("--out-dir", help="a folder for the records, one file per game (GAME_Np_SEED.jsonl)")
 
 
 def run(args):
@@ -91,13 +92,18 @@ def _simulate(args):
 
     if args.games < 1:
         raise CliError("--games must be at least 1")
+    # one record per file (RECORD_FORMAT.md): several games never share a file or stdout
+    if args.out and args.out_dir:
+        raise CliError("give --out FILE (one game) or --out-dir DIR, not both")
+    if args.games > 1 and not args.out_dir:
+        raise CliError("--games %d makes %d records, one per file: give --out-dir DIR" % (args.games, args.games))
     if args.game == "azul":
         from rules_core.azul_engine import random_game
         variant = args.variant or "colored"
     else:
         from rules_core.engine5211 import random_game
         variant = args.variant or "standard"
-    out_dir = args.out if args.out and args.games > 1 else None
+    out_dir = args.out_dir
     if out_dir:
         os.makedirs(out_dir, exist_ok=True)
     for k in range(args.games):
