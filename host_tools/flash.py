@@ -1,14 +1,14 @@
 """Flash the firmware to a MicroPython board, and pull game records off it.
 
     azul-companion flash [--port auto|PORT|socket://HOST:PORT] [--board pico] [--dry-run]
-                         [--driver index|local]
+                         [--driver auto|index|local]
     azul-companion pull  [--port ...] [--to DIR]
 
 Flash: asks the board its .mpy version (sys.implementation._mpy), compiles firmware/**.py
 (except main.py and boot.py, which stay source) and rules_core/*.py with mpy-cross, copies
 them with `mpremote fs cp`, installs the `ssd1306` driver with `mpremote mip install`
-(from micropython-lib, or with --driver local from the offline copy in
-host_tools/fakes/vboard/mip/, laid out as mip does: /lib/ssd1306.mpy), writes board.txt,
+(from the micropython-lib index; when it cannot be reached, or with --driver local, from the
+offline copy in host_tools/fakes/vboard/mip/, laid out as mip does: /lib/ssd1306.mpy), writes board.txt,
 checks every file's SHA-256 on the board against the local file, and resets the board.
 
 Board layout: firmware/x -> /x, rules_core/x -> /rules_core/x, board.txt, lib/ssd1306.mpy.
@@ -41,6 +41,10 @@ ARCHS = {1: "x86", 2: "x64", 3: "armv6", 4: "armv6m", 5: "armv7m", 6: "armv7em",
 
 class FlashError(Exception):
     """A failure to report as one line (no board, wrong version, port in use, flash full...)."""
+
+
+class DownloadError(FlashError):
+    """mpremote mip could not fetch a package: no network, or the index is down."""
 
 
 def load_paths():
@@ -205,6 +209,10 @@ def mpremote(port, *args, progress=None):
         raise FlashError("the board at %s stopped answering" % port)
     text = "".join(out)
     if proc.returncode != 0:
+        # mip's download failures end "mpremote: <reason> requesting <url>" on stderr
+        m = re.search(r"^(?:mpremote: )?(.*) requesting (https?://\S+)", err, re.M)
+        if m:
+            raise DownloadError("cannot download %s: %s" % (m.group(2), m.group(1)))
         raise FlashError(explain(port, err + text))
     return text
 
@@ -294,6 +302,28 @@ def stage_driver(march, where):
     return os.path.join(pkg, "package.json"), mpy
 
 
+def install_driver(port, driver, march, where, say):
+    """Install ssd1306 from the index ("index"), the offline copy ("local"), or the index with
+    the offline copy when the index cannot be reached ("auto"); returns the local .mpy
+    installed, or None for the index's."""
+    if driver != "local":
+        say("installing ssd1306 with mpremote mip (micropython-lib)")
+        try:
+            mpremote(port, "mip", "install", "ssd1306")
+            return None
+        except DownloadError as e:
+            if driver == "index":
+                raise
+            say(str(e))
+            say("the micropython-lib index cannot be reached: installing the offline copy of its "
+                "ssd1306 driver instead (host_tools/fakes/vboard/mip/ssd1306.py)")
+    else:
+        say("installing ssd1306 (offline copy) with mpremote mip")
+    package, mpy = stage_driver(march, where)
+    mpremote(port, "mip", "install", "--target", "/lib", package)
+    return mpy
+
+
 def print_plan(steps, board, port, driver):
     print("flash plan for board %r on %s:" % (board, port))
     print("  1. ask the board its .mpy version (sys.implementation._mpy) and free flash")
@@ -304,7 +334,8 @@ def print_plan(steps, board, port, driver):
     if driver == "local":
         print("  3. mpremote mip install <offline package.json> (host_tools/fakes/vboard/mip) -> :/%s" % DRIVER_DEST)
     else:
-        print("  3. mpremote mip install ssd1306 -> :/%s" % DRIVER_DEST)
+        print("  3. mpremote mip install ssd1306 -> :/%s%s" % (DRIVER_DEST, "" if driver == "index" else
+              " (the offline copy in host_tools/fakes/vboard/mip if the index cannot be reached)"))
     print("  4. check the SHA-256 of every file on the board")
     print("  5. reset the board")
 
@@ -337,19 +368,14 @@ def flash(port, board, driver="index", say=print):
                 say("[%d/%d] %s" % (count[0], n, line.rsplit(":", 1)[-1]))
 
         mpremote(port, *args, progress=progress)
-        if driver == "local":
-            package, mpy = stage_driver(march, where)
-            say("installing ssd1306 (offline copy) with mpremote mip")
-            mpremote(port, "mip", "install", "--target", "/lib", package)
-            files[DRIVER_DEST] = mpy
-        else:
-            say("installing ssd1306 with mpremote mip (micropython-lib)")
-            mpremote(port, "mip", "install", "ssd1306")
+        local = install_driver(port, driver, march, where, say)
+        if local:
+            files[DRIVER_DEST] = local
         say("checking %d files on the board (sha256)" % len(files))
         expect = {dest: sha256_file(path) for dest, path in files.items()}
-        got = board_hashes(port, sorted(expect) + ([] if driver == "local" else [DRIVER_DEST]))
+        got = board_hashes(port, sorted(expect) + ([] if local else [DRIVER_DEST]))
         bad = [d for d in sorted(expect) if got.get(d) != expect[d]]
-        if driver != "local" and got.get(DRIVER_DEST, "-") == "-":
+        if not local and got.get(DRIVER_DEST, "-") == "-":
             bad.append(DRIVER_DEST)
         if bad:
             raise FlashError("%d files differ on the board after copying, first: %s" % (len(bad), bad[0]))
@@ -396,8 +422,9 @@ def add_arguments(parser):
     else:
         parser.add_argument("--board", default="pico", help="board file in firmware/boards (default pico)")
         parser.add_argument("--dry-run", action="store_true", help="print the plan, touch no board")
-        parser.add_argument("--driver", choices=("index", "local"), default="index",
-                            help="ssd1306 from the micropython-lib index (needs network) or the offline copy")
+        parser.add_argument("--driver", choices=("auto", "index", "local"), default="auto",
+                            help="ssd1306 from the micropython-lib index (needs network), the offline copy, "
+                                 "or auto: the index, else the offline copy (default)")
 
 
 def run(args):
