@@ -12,7 +12,17 @@ offline copy in host_tools/fakes/vboard/mip/, laid out as mip does: /lib/ssd1306
 checks every file's SHA-256 on the board against the local file, and resets the board.
 
 Board layout: firmware/x -> /x, rules_core/x -> /rules_core/x, board.txt, lib/ssd1306.mpy.
+
+    azul-companion flash --board feather_rp2040 --drive PATH [--dry-run]
+
+CircuitPython boards (runtime "circuitpython" in the board file) are written through their
+CIRCUITPY drive instead: the same .py files as source (CircuitPython reads its own .mpy
+format, not MicroPython's), code.py (starts main.py), boot.py (firmware/circuitpython_boot.py:
+gives the drive to the code so the app can save), board.txt, and in lib/ the Adafruit
+libraries the firmware imports, from their PyPI packages (CIRCUITPYTHON_LIBS). The drive's
+boot_out.txt must name CircuitPython 9 or newer; data/ (the records) is never touched.
 """
+import errno
 import hashlib
 import importlib.util
 import json
@@ -32,6 +42,14 @@ DRIVER_SRC = os.path.join(ROOT, "host_tools", "fakes", "vboard", "mip", "ssd1306
 DRIVER_DEST = "lib/ssd1306.mpy"
 BOARD_FILE = "board.txt"
 SOURCE_ONLY = ("main.py", "boot.py")  # run by the board's boot as source files
+CIRCUITPYTHON_BOOT = "circuitpython_boot.py"  # boot.py on a CircuitPython drive only
+CODE_PY = "import main\nmain.main()\n"  # CircuitPython runs code.py first
+# PyPI distributions whose modules go to lib/ on a CircuitPython drive: the drivers the
+# firmware imports (adafruit_ssd1306, neopixel) and the modules they import
+CIRCUITPYTHON_LIBS = ("adafruit-circuitpython-ssd1306", "adafruit-circuitpython-framebuf",
+                      "adafruit-circuitpython-busdevice", "adafruit-circuitpython-neopixel",
+                      "adafruit-circuitpython-pixelbuf")
+CIRCUITPYTHON_MIN = 9
 MPREMOTE_TIMEOUT = 120  # seconds for one mpremote run
 
 # sys.implementation._mpy bits 10..13 -> mpy-cross -march (py/persistentcode.h MP_NATIVE_ARCH_*)
@@ -60,14 +78,26 @@ def board_names():
     return sorted(n[:-3] for n in os.listdir(BOARDS) if n.endswith(".py") and not n.startswith("_"))
 
 
-def board_runtime(name):
+def board_data(name):
+    """The BOARD dict of firmware/boards/<name>.py."""
     spec = importlib.util.spec_from_file_location("azul_board_" + name, os.path.join(BOARDS, name + ".py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.BOARD.get("runtime", "micropython")
+    return module.BOARD
 
 
-def source_files():
+def board_runtime(name):
+    return board_data(name).get("runtime", "micropython")
+
+
+def safe_mode_button(name):
+    """'OK (pin D6)': the button main.py's safe mode reads at power-on on this board."""
+    board = board_data(name)
+    key = "OK" if board.get("three_button") else "BACK"
+    return "%s (pin %s)" % (key, (board.get("buttons") or {}).get(key, "?"))
+
+
+def source_files(runtime="micropython"):
     """[(local .py path, board path of the .py)] for the firmware and the core, sorted."""
     files = []
     for top, dest in ((FIRMWARE, ""), (CORE, "rules_core/")):
@@ -77,6 +107,10 @@ def source_files():
                 if name.endswith(".py"):
                     path = os.path.join(dirpath, name)
                     rel = os.path.relpath(path, top).replace(os.sep, "/")
+                    if rel == CIRCUITPYTHON_BOOT:
+                        if runtime == "circuitpython":
+                            files.append((path, "boot.py"))
+                        continue
                     files.append((path, dest + rel))
     return files
 
@@ -385,6 +419,113 @@ def flash(port, board, driver="index", say=print):
     return expect
 
 
+# --- CircuitPython: the CIRCUITPY drive -----------------------------------------------------------
+def circuitpython_libs():
+    """[(local .py path, "lib/..." path, "name version")] of CIRCUITPYTHON_LIBS, from the
+    installed PyPI packages (their .py files only: no metadata, no caches)."""
+    from importlib import metadata
+    out = []
+    for name in CIRCUITPYTHON_LIBS:
+        try:
+            dist = metadata.distribution(name)
+        except metadata.PackageNotFoundError:
+            raise FlashError("the CircuitPython library %s is not installed: pip install %s" % (name, name))
+        label = "%s %s" % (name, dist.version)
+        for f in sorted(dist.files or (), key=str):
+            rel = str(f).replace(os.sep, "/")
+            if rel.endswith(".py") and not rel.startswith("..") and ".dist-info/" not in rel:
+                out.append((str(f.locate()), "lib/" + rel, label))
+    return out
+
+
+def drive_plan(board):
+    """[(local source or None for generated text, drive path, note)]; code.py comes last, so
+    CircuitPython's auto-reload starts the app only once everything else is in place."""
+    steps = [(src, dest, "") for src, dest in source_files("circuitpython")]
+    steps += [(src, dest, label) for src, dest, label in circuitpython_libs()]
+    steps.append((None, BOARD_FILE, board + "\n"))
+    steps.append((None, "code.py", CODE_PY))
+    return steps
+
+
+def circuitpython_version(drive):
+    """(major, minor) from the drive's boot_out.txt, which CircuitPython writes at start."""
+    path = os.path.join(drive, "boot_out.txt")
+    try:
+        with open(path, "rb") as f:
+            text = f.read(4096).decode("utf-8", "replace")
+    except OSError:
+        if not os.path.isdir(drive):
+            raise FlashError("no drive at %s (plug the board in; CircuitPython shows it as CIRCUITPY)" % drive)
+        raise FlashError("%s has no boot_out.txt: not a CircuitPython drive (CircuitPython writes "
+                         "it when it starts; install CircuitPython %d first)" % (drive, CIRCUITPYTHON_MIN))
+    m = re.search(r"CircuitPython (\d+)\.(\d+)", text)
+    if not m:
+        raise FlashError("%s does not name a CircuitPython version" % path)
+    version = int(m.group(1)), int(m.group(2))
+    if version[0] < CIRCUITPYTHON_MIN:
+        raise FlashError("the drive runs CircuitPython %d.%d; the firmware needs %d or newer"
+                         % (version + (CIRCUITPYTHON_MIN,)))
+    return version
+
+
+def print_drive_plan(steps, board, drive):
+    print("flash plan for board %r on the CircuitPython drive %s:" % (board, drive))
+    print("  1. check boot_out.txt: CircuitPython %d or newer" % CIRCUITPYTHON_MIN)
+    print("  2. copy (source files; data/ is left alone):")
+    for src, dest, note in steps:
+        what = os.path.relpath(src, ROOT) if src and not note else (note.split("\n")[0] if src else "(written: %s)"
+                                                                    % note.strip().replace("\n", "; "))
+        print("       %-40s -> %s" % (what, dest))
+    print("  3. check every file read back from the drive (sha256)")
+
+
+def _write_file(path, data):
+    """Write and fsync, so the file is on the drive, not in the computer's cache, when unplugged."""
+    with open(path, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def flash_drive(drive, board, say=print):
+    """Copy the firmware to a mounted CIRCUITPY drive; returns {drive path: sha256}."""
+    version = circuitpython_version(drive)
+    steps = drive_plan(board)
+    blobs = []
+    for src, dest, note in steps:
+        if src is None:
+            blobs.append((dest, note.encode("utf-8")))
+        else:
+            with open(src, "rb") as f:
+                blobs.append((dest, f.read()))
+    targets = [os.path.join(drive, *dest.split("/")) for dest, _ in blobs]
+    need = sum(len(data) for _, data in blobs) - sum(os.path.getsize(t) for t in targets if os.path.isfile(t))
+    free = shutil.disk_usage(drive).free
+    if need > free:
+        raise FlashError("the drive is full: %d KB more needed, %d KB free" % (need // 1024 + 1, free // 1024))
+    say("CircuitPython %d.%d on %s; copying %d files" % (version + (drive, len(blobs))))
+    expect = {}
+    for (dest, data), target in zip(blobs, targets):
+        try:
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            _write_file(target, data)
+        except OSError as e:
+            hint = ""
+            if e.errno == errno.EROFS:
+                hint = (" (the board's code has the drive: hold %s while plugging the board in, "
+                        "then flash again)" % safe_mode_button(board))
+            raise FlashError("cannot write %s: %s%s" % (target, e.strerror or e, hint))
+        expect[dest] = hashlib.sha256(data).hexdigest()
+    bad = [dest for dest, target in zip(expect, targets) if sha256_file(target) != expect[dest]]
+    if bad:
+        raise FlashError("%d files differ on the drive after copying, first: %s" % (len(bad), bad[0]))
+    say("done: %d files on %s" % (len(expect), drive))
+    say("eject the drive, then press reset: boot.py gives the drive to the app so it can save "
+        "(hold %s at power-on to get it back for the computer)" % safe_mode_button(board))
+    return expect
+
+
 # --- pull ---------------------------------------------------------------------------------------
 def pull(port, to, say=print):
     """Copy the current record and the history folder into `to`; returns the local files."""
@@ -421,6 +562,7 @@ def add_arguments(parser):
         parser.add_argument("--to", default="records", help="folder for the records (default ./records)")
     else:
         parser.add_argument("--board", default="pico", help="board file in firmware/boards (default pico)")
+        parser.add_argument("--drive", help="CircuitPython boards (feather_rp2040): the CIRCUITPY drive's folder")
         parser.add_argument("--dry-run", action="store_true", help="print the plan, touch no board")
         parser.add_argument("--driver", choices=("auto", "index", "local"), default="auto",
                             help="ssd1306 from the micropython-lib index (needs network), the offline copy, "
@@ -436,9 +578,18 @@ def run(args):
         if args.board not in board_names():
             raise FlashError("unknown board %r (have: %s)" % (args.board, ", ".join(board_names())))
         runtime = board_runtime(args.board)
-        if runtime != "micropython":
-            raise FlashError("board %r runs %s; flash writes MicroPython boards (copy the files to its drive)"
-                             % (args.board, runtime))
+        if runtime == "circuitpython":
+            if not args.drive:
+                raise FlashError("board %r runs CircuitPython: give --drive PATH, the folder of its "
+                                 "CIRCUITPY drive" % args.board)
+            if args.dry_run:
+                print_drive_plan(drive_plan(args.board), args.board, args.drive)
+                return 0
+            flash_drive(args.drive, args.board)
+            return 0
+        if args.drive:
+            raise FlashError("board %r runs MicroPython, which has no drive: leave out --drive "
+                             "(--port picks the board)" % args.board)
         if args.dry_run:
             print_plan(plan(args.board), args.board, args.port, args.driver)
             return 0
