@@ -1,6 +1,6 @@
 """Frame time: from a button event to a finished frame buffer, per kind of screen.
 
-    python bench/frame_time.py [--runtime micropython|cpython|both] [--presses N]
+    .venv/bin/python bench/frame_time.py [--runtime micropython|cpython|both] [--presses N]
 
 Times App.step(now, key) for one key press: the screen handles the key and the whole
 128x64 frame buffer is redrawn (and the LEDs recomputed); the OLED transfer (about 25 ms of

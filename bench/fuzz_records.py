@@ -1,6 +1,6 @@
 """Bad-record fuzzer: mutated records of every title must replay or fail with "line N: ...".
 
-    python bench/fuzz_records.py --cases 10000 [--seed 1] [--timeout 2]
+    .venv/bin/python bench/fuzz_records.py --cases 10000 [--seed 1] [--timeout 2]
 
 Each case takes a valid record (tests/golden/*.jsonl and an Azul oracle record), applies one
 or more mutations chosen with rules_core.rng.Rng (wrong types, unknown events, out-of-range

@@ -1,6 +1,6 @@
 """Long session: complete games back to back through the App on the MicroPython unix port.
 
-    python bench/long_session.py [--games 1000] [--heap 256K] [--keep 50]
+    .venv/bin/python bench/long_session.py [--games 1000] [--heap 256K] [--keep 50]
 
 Key presses come from tests/test_app_games.py's Driver (the presses a player makes, read
 off the screen), for a cycle of four engine games (Azul coloured 2p and grey 3p, 5211

@@ -1,9 +1,9 @@
 """Playout benchmark: complete games of uniformly random legal moves per second.
 
-    python bench/playouts.py --game azul --players 2 --games 500 [--variant grey] [--seed 0]
-    python bench/playouts.py --game 5211 --players 4 --games 500
-    python bench/playouts.py --game azul --players 2 --games 500 --replay
-    micropython bench/playouts.py --game azul --players 2 --games 50
+    .venv/bin/python bench/playouts.py --game azul --players 2 --games 500 [--variant grey] [--seed 0]
+    .venv/bin/python bench/playouts.py --game 5211 --players 4 --games 500
+    .venv/bin/python bench/playouts.py --game azul --players 2 --games 500 --replay
+    .venv/bin/micropython bench/playouts.py --game azul --players 2 --games 50
 
 Prints one JSON line: game, players, games, seconds, games_per_sec, interpreter (plus mode,
 variant, cpu_seconds where the interpreter has a process clock). --replay first generates the

@@ -1,7 +1,7 @@
 """Generate the hardware docs from the board files, so pins are written down in one place only.
 
-    python hardware/generate.py            # rewrite hardware/wiring, images and README budget
-    python hardware/generate.py --out DIR  # write the same files under DIR instead (tests)
+    .venv/bin/python hardware/generate.py  # rewrite hardware/wiring, images and README budget
+    .venv/bin/python hardware/generate.py --out DIR  # write the same files under DIR instead (tests)
 
 Outputs: wiring/<board>.md for every board in firmware/boards, images/schematic_pico.svg,
 images/wiring_pico.png (Pillow) and the current-budget table inside README.md.

@@ -1,8 +1,9 @@
 """`azul-companion sim`: the real device App on CPython, drawn in the terminal.
 
 The OLED is drawn as big as the terminal allows: half blocks (1x2 pixels a character, the
-128x64 screen in 128x32) from about 150x40, else braille (2x4 pixels, 64x16: fits 80x24);
-the NeoPixels as coloured cells (ANSI truecolor) beside or below it. A resize redraws.
+128x64 screen in 128x32; the Pico board needs 144x34), else braille (2x4 pixels, 64x16:
+fits 80x24); the NeoPixels as coloured cells (ANSI truecolor) beside or below it. A
+resize redraws; a terminal too small for braille gets one line saying what it needs.
 Keys: arrows, Enter = OK, Backspace/Esc = BACK, u = hold BACK (undo), Shift+arrow = long
 press, q = quit (the prompt comes back below the drawing).
 
