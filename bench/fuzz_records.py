@@ -23,7 +23,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from rules_core.record import replay  # noqa: E402
+from rules_core.session import replay  # noqa: E402
 from rules_core.rng import Rng  # noqa: E402
 
 ODD_VALUES = [None, True, False, -1, 0, 1, 2, 5, 6, 7, 99, -2**31, 2**40, 1.5, "1", "", "blue",

@@ -7,7 +7,7 @@
 
 Prints one JSON line: game, players, games, seconds, games_per_sec, interpreter (plus mode,
 variant, cpu_seconds where the interpreter has a process clock). --replay first generates the
-records (untimed) and then times rules_core.record.replay over their text: records per second.
+records (untimed) and then times rules_core.session.replay over their text: records per second.
 Runs under MicroPython too, so the arguments are parsed by hand.
 """
 import sys
@@ -100,7 +100,8 @@ def main(argv):
     cpu = getattr(time, "process_time", None)
     if o["replay"]:
         try:
-            from rules_core.record import replay, dumps
+            from rules_core.record import dumps
+            from rules_core.session import replay
         except ImportError as e:
             out["skipped"] = "replay not available: %s" % e
             print(json.dumps(out))

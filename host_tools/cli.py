@@ -53,7 +53,7 @@ def run(args):
 
 
 def _replay(args):
-    from rules_core.record import replay
+    from rules_core.session import replay
 
     try:
         with open(args.file, "rb") as f:

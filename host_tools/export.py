@@ -78,7 +78,7 @@ def record_lines(text):
 
 
 def load(paths):
-    from rules_core.record import replay
+    from rules_core.session import replay
 
     games = []
     for path in paths:

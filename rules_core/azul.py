@@ -8,7 +8,8 @@ Board data (rulebook seeds 002 zh-TW / 003 ja; digest shared/rules/azul.md):
 A wall is a 25-bit mask, bit r*5+c for row r, column c (0-based); `cells` keeps the colour
 of every cell (the grey wall has no printed colours).
 """
-from rules_core.compat import const, clone_state
+from rules_core.base import Rules, player, check_int, int_field
+from rules_core.compat import const
 from rules_core.errors import RuleError, RecordError
 
 COLOURS = ("blue", "yellow", "red", "black", "white")
@@ -75,36 +76,20 @@ def complete_columns(mask):
     return sum(1 for c in range(5) if (mask >> c) & col == col)
 
 
-def _int(ev, key, lo, hi, what):
-    v = ev.get(key)
-    if type(v) is not int or not lo <= v <= hi:
-        raise RecordError("%s must be a whole number %d..%d, got %r" % (what, lo, hi, v))
-    return v
-
-
 def colour_index(name):
     if name not in COLOURS:
         raise RecordError("unknown colour %r (one of %s)" % (name, ", ".join(COLOURS)))
     return COLOURS.index(name)
 
 
-class AzulRules:
+class AzulRules(Rules):
     GAME = "azul"
-    VARIANTS = ("colored", "grey")
-    PLAYERS = (2, 4)
     TIEBREAK = "most complete horizontal rows"
 
     def __init__(self, variant, nplayers, options):
-        if variant not in self.VARIANTS:
-            raise RecordError("azul has no variant %r" % (variant,))
-        self.grey = variant == "grey"
-        self.n = nplayers
-        self.round = 1
-        self.rounds_total = None  # the game ends after the round in which a row completes
-        self.start_player = 0  # Session sets options.start
-        self.finished = False
-        self.scores = [0] * nplayers
-        self.round_scores = []
+        Rules.__init__(self, variant, nplayers, options)
+        # rounds_total stays None: the game ends after the round in which a row completes
+        self.grey = self.variant == "grey"
         self.walls = [0] * nplayers
         self.cells = [bytearray(25) for _ in range(nplayers)]  # colour index + 1, 0 = empty
         self.placed = [0] * nplayers  # placement points so far
@@ -112,9 +97,6 @@ class AzulRules:
         self.bonus = None  # per player (rows, columns, colours) points once finished
         self._walled = [None] * nplayers  # this round's floor count per player, None = not entered
         self._first = None
-
-    def clone(self):
-        return clone_state(self)
 
     # --- questions the entry screens ask ---
     def free_colours(self, p, row):
@@ -143,6 +125,10 @@ class AzulRules:
     def wall_entered(self, p):
         return self._walled[p] is not None
 
+    def wall_cells(self, p):
+        """p's wall row by row: colour index + 1 per cell, 0 = empty (read only)."""
+        return self.cells[p]
+
     def last_round(self):
         """True when a complete horizontal row is on a wall: this round is the last one."""
         return any(complete_rows(m) for m in self.walls)
@@ -150,38 +136,38 @@ class AzulRules:
     def pending(self):
         if self.finished:
             return []
-        return [("wall", p) for p in range(self.n) if self._walled[p] is None]
+        return [("wall", p) for p in range(self.nplayers) if self._walled[p] is None]
 
     # --- events ---
     def apply(self, ev):
         if self.finished:
             raise RuleError("the game is over")
-        e = ev["e"]
+        e = ev.get("e")
         if e == "wall":
             self._wall(ev)
         elif e == "first":
-            p = _int(ev, "p", 0, self.n - 1, "p")
+            p = self.player_field(ev)
             if self._first is not None:
-                raise RuleError("player %d already took the first-player marker this round" % (self._first + 1))
+                raise RuleError("%s already took the first-player marker this round" % player(self._first))
             if self._walled[p] == 0:
-                raise RuleError("the first-player marker takes a floor slot, but player %d's floor was entered as 0" % (p + 1))
+                raise RuleError("the first-player marker takes a floor slot, but %s's floor was entered as 0" % player(p))
             self._first = p
         elif e == "end_round":
             missing = self.pending()
             if missing:
                 raise RuleError("round %d still needs the wall of %s" % (
-                    self.round, ", ".join("player %d" % (p + 1) for _, p in missing)))
+                    self.round, ", ".join(player(p) for _, p in missing)))
             self._end_round()
         else:
             raise RecordError("azul has no event %r" % (e,))
 
     def _wall(self, ev):
-        p = _int(ev, "p", 0, self.n - 1, "p")
+        p = self.player_field(ev)
         if self._walled[p] is not None:
-            raise RuleError("player %d's wall is already entered for round %d" % (p + 1, self.round))
-        floor = _int(ev, "floor", 0, FLOOR_SLOTS, "floor")
+            raise RuleError("%s's wall is already entered for round %d" % (player(p), self.round))
+        floor = int_field(ev, "floor", 0, FLOOR_SLOTS)
         if floor == 0 and self._first == p:
-            raise RuleError("player %d holds the first-player marker, so the floor is at least 1" % (p + 1))
+            raise RuleError("%s holds the first-player marker, so the floor is at least 1" % player(p))
         tiles = ev.get("tiles")
         if type(tiles) is not list:
             raise RecordError("tiles must be a list")
@@ -190,15 +176,10 @@ class AzulRules:
         for t in tiles:
             if type(t) is not list or len(t) != width:
                 raise RecordError("each tile must be %s" % ("[row, column, colour]" if self.grey else "[row, colour]"))
-            row = t[0]
-            if type(row) is not int or not 1 <= row <= 5:
-                raise RecordError("row must be 1..5, got %r" % (row,))
+            row = check_int("row", t[0], 1, 5)
             colour = colour_index(t[-1])
             if self.grey:
-                col = t[1]
-                if type(col) is not int or not 1 <= col <= 5:
-                    raise RecordError("column must be 1..5, got %r" % (col,))
-                col -= 1
+                col = check_int("column", t[1], 1, 5) - 1
             else:
                 col = wall_column(row - 1, colour)
             placements.append((row - 1, col, colour))
@@ -233,7 +214,7 @@ class AzulRules:
     def _end_round(self):
         if self.last_round():
             self.bonus = []
-            for p in range(self.n):
+            for p in range(self.nplayers):
                 m = self.walls[p]
                 cells = self.cells[p]
                 colours = sum(1 for k in range(5) if sum(1 for v in cells if v == k + 1) == 5)
@@ -246,7 +227,7 @@ class AzulRules:
             self.start_player = self._first
         if not self.finished:
             self.round += 1
-            self._walled = [None] * self.n
+            self._walled = [None] * self.nplayers
             self._first = None
 
     # --- outcome ---
@@ -256,5 +237,5 @@ class AzulRules:
     def breakdown(self, p):
         b = self.bonus[p] if self.bonus else (0, 0, 0)
         return {"placement": self.placed[p], "floor": -self.floor_lost[p],
-                "rows_bonus": b[0], "columns_bonus": b[1], "colours_bonus": b[2],
+                "row_bonus": b[0], "column_bonus": b[1], "colour_bonus": b[2],
                 "complete_rows": complete_rows(self.walls[p]), "total": self.scores[p]}

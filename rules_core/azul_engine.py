@@ -22,10 +22,11 @@ Cases the rulebook leaves open, decided here:
 """
 from rules_core.compat import const
 from rules_core.errors import RuleError
+from rules_core.games import game
 from rules_core.azul import (COLOURS, FLOOR_PENALTY, FLOOR_SLOTS, ROW_BONUS, COLUMN_BONUS,
                              COLOUR_BONUS, wall_column)
 
-VARIANTS = ("colored", "grey")
+VARIANTS = game("azul").variants
 FACTORIES = {2: 5, 3: 7, 4: 9}        # displays per player count
 TILES_PER_COLOUR = const(20)
 TILES_PER_FACTORY = const(4)

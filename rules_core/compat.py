@@ -17,11 +17,3 @@ def copy_data(v):
         return bytearray(v)
     return v
 
-
-def clone_state(obj):
-    """An independent copy of a rules object, built without __init__ (MicroPython lacks
-    __dict__.update, so attributes are set one by one)."""
-    new = object.__new__(type(obj))
-    for k, v in obj.__dict__.items():
-        setattr(new, k, copy_data(v))
-    return new

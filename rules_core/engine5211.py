@@ -10,6 +10,7 @@ keeps its own hands, pile and score piles, and emits the record events.
 """
 from rules_core.game5211 import (COLOURS, VALUE_COUNTS, HAND_SIZE, REMOVED, LONG_TARGET,
                                  Rules5211, scoring_colour, kept_cards)
+from rules_core.games import game
 from rules_core.rng import Rng
 
 REVEAL_SIZES = (2, 1, 1)
@@ -26,10 +27,7 @@ def new_deck_cards():
 
 class Engine5211:
     def __init__(self, nplayers, rng, variant="standard"):
-        if variant not in Rules5211.VARIANTS:
-            raise ValueError("unknown 5211 variant %r" % (variant,))
-        if nplayers not in REMOVED:
-            raise ValueError("5211 is for 2 to 5 players, not %r" % (nplayers,))
+        game(Rules5211.GAME).check(variant, nplayers)
         self.n = nplayers
         self.rng = rng
         self.variant = variant

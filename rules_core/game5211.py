@@ -1,7 +1,8 @@
 """5211 (Azul special edition, 2024) scoring and record validation (rulebook, seed 004)."""
 # A `play` is one reveal: 2 cards, then 1, then 1. `round` counts rounds within the deck;
 # round_scores are the totals when each round closed. Messages number players from 1.
-from rules_core.compat import clone_state, const
+from rules_core.base import Rules, player
+from rules_core.compat import const
 from rules_core.errors import RecordError, RuleError
 
 COLOURS = ("green", "yellow", "blue", "orange", "teal")
@@ -72,38 +73,24 @@ def parse_cards(cards):
     return out
 
 
-class Rules5211:
+class Rules5211(Rules):
     GAME = "5211"
-    VARIANTS = ("standard", "long")
-    PLAYERS = (2, 5)
     TIEBREAK = "most cards in the score pile"
 
     def __init__(self, variant, nplayers, options):
-        if variant not in self.VARIANTS:
-            raise RecordError("unknown 5211 variant %r" % (variant,))
-        if type(nplayers) is not int or nplayers not in REMOVED:
-            raise RecordError("5211 is for 2 to 5 players, not %r" % (nplayers,))
+        Rules.__init__(self, variant, nplayers, options)
         if options:
             raise RecordError("5211 has no options")
-        self.variant = variant
-        self.nplayers = nplayers
         self.rounds_total = rounds_per_deck(nplayers)
-        self.round = 1
         self.deck = 1
-        self.start_player = 0  # reveals are simultaneous: nobody starts
-        self.finished = False
+        # start_player stays 0: reveals are simultaneous, nobody starts
         self.deck_used_up = False  # long variant: waiting for new_deck
-        self.scores = [0] * nplayers
         self.kept = [0] * nplayers      # cards in each score pile
         self.roosters = [0] * nplayers  # roosters among them
         self.deck_points = [[0] * nplayers]  # per deck, per player
-        self.round_scores = []
         self.round_scoring = []  # per closed round: "roosters", a colour or None
         self.plays = [[] for _ in range(nplayers)]  # cards revealed this round
-        self.seen = [0] * 30  # copies revealed from the current deck, at card_index()
-
-    def clone(self):
-        return clone_state(self)
+        self.seen = bytearray(30)  # copies revealed from the current deck, at card_index()
 
     def apply(self, ev):
         e = ev.get("e")
@@ -119,20 +106,18 @@ class Rules5211:
             self._new_deck()
 
     def _play(self, ev):
-        p = ev.get("p")
-        if type(p) is not int or not 0 <= p < self.nplayers:
-            raise RecordError("p %r is not a player of this %d-player game" % (p, self.nplayers))
+        p = self.player_field(ev)
         cards = parse_cards(ev.get("cards"))
         if self.deck_used_up:
             raise RuleError("the deck is used up: new_deck comes before more plays")
         want = self.next_reveal_size(p)
         if not want:
-            raise RuleError("player %d already revealed 4 cards this round" % (p + 1))
+            raise RuleError("%s already revealed 4 cards this round" % player(p))
         if len(cards) != want:
             nth = ("first", "", "second", "third")[len(self.plays[p])]
-            raise RuleError("player %d's %s reveal of the round is %d card%s, not %d" % (
-                p + 1, nth, want, "s" * (want > 1), len(cards)))
-        seen = list(self.seen)  # conservation: no more copies than one deck has
+            raise RuleError("%s's %s reveal of the round is %d card%s, not %d" % (
+                player(p), nth, want, "s" * (want > 1), len(cards)))
+        seen = bytearray(self.seen)  # conservation: no more copies than one deck has
         for c, v in cards:
             seen[card_index(c, v)] += 1
             if seen[card_index(c, v)] > VALUE_COUNTS[v]:
@@ -145,7 +130,7 @@ class Rules5211:
             raise RuleError("the deck is used up: new_deck comes before the next round")
         for p in range(self.nplayers):
             if len(self.plays[p]) != CARDS_PER_ROUND:
-                raise RuleError("player %d revealed %d of 4 cards this round" % (p + 1, len(self.plays[p])))
+                raise RuleError("%s revealed %d of 4 cards this round" % (player(p), len(self.plays[p])))
         scoring = scoring_colour(self.plays, self.nplayers)
         for p in range(self.nplayers):
             keep = kept_cards(self.plays[p], scoring)
@@ -178,7 +163,7 @@ class Rules5211:
         self.deck_used_up = False
         self.deck += 1
         self.round = 1
-        self.seen = [0] * 30
+        self.seen = bytearray(30)
         self.deck_points.append([0] * self.nplayers)
 
     def pending(self):
@@ -219,7 +204,7 @@ class Rules5211:
 
     def breakdown(self, p):
         last = self.scoring_colour_of_round()
-        b = {"points": self.scores[p], "cards_kept": self.kept[p], "roosters_kept": self.roosters[p],
+        b = {"total": self.scores[p], "cards_kept": self.kept[p], "roosters_kept": self.roosters[p],
              "decks": len(self.deck_points), "last_scored": last or "-"}
         for i in range(len(self.deck_points)):
             b["deck%d" % (i + 1)] = self.deck_points[i][p]

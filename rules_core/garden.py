@@ -31,7 +31,8 @@
 # group_score(category, values) (a group's points as it is typed). round_score takes "matches"
 # on the standard side and "points" on the variant side (self.variant).
 # Kept small: MicroPython compiles this file on a 64 KB heap in the tests.
-from rules_core.compat import const, clone_state
+from rules_core.base import Rules, player, check_ints, int_field
+from rules_core.compat import const
 from rules_core.errors import RecordError, RuleError
 
 START_SCORE = const(15)      # 遊戲設置
@@ -80,7 +81,7 @@ def category_values(category):
 # (points, bonus) of one final-scoring group (最終計分), after checking that it can score.
 def group_score(category, values):
     allowed = category_values(category)
-    n = len(_ints(category + " group values", values, 0, 99, 1, 6))
+    n = len(check_ints(category + " group values", values, 0, 99, 1, 6))
     if n > GROUP_MAX:
         raise RuleError("a %s group holds at most %d hexagons, got %d" % (category, GROUP_MAX, n))
     if n < GROUP_MIN:
@@ -93,43 +94,16 @@ def group_score(category, values):
     return sum(values), (FULL_GROUP_BONUS if n == GROUP_MAX else 0)
 
 
-# x as an int in lo..hi (a bool is not a count), or RecordError naming what it is.
-def _int(what, x, lo, hi):
-    if type(x) is not int or x < lo or x > hi:
-        raise RecordError("%s must be %d..%d, got %r" % (what, lo, hi, x))
-    return x
-
-
-def _ints(what, x, n_lo, n_hi, lo, hi):
-    if type(x) is not list or not n_lo <= len(x) <= n_hi:
-        raise RecordError("%s must be a list of %d..%d numbers" % (what, n_lo, n_hi))
-    for v in x:
-        _int(what, v, lo, hi)
-    return x
-
-
-class GardenRules:
+class GardenRules(Rules):
     GAME = "garden"
-    VARIANTS = ("standard", "variant")
-    PLAYERS = (2, 4)
     TIEBREAK = None   # 最終計分: tied players share the victory
 
     def __init__(self, variant, nplayers, options):
-        if variant is None:
-            variant = "standard"
-        if variant not in self.VARIANTS:
-            raise RecordError("garden variant must be standard or variant")
-        if type(nplayers) is not int or not 2 <= nplayers <= 4:
-            raise RecordError("garden needs 2..4 players")
+        Rules.__init__(self, variant, nplayers, options)
         if options:   # None or {} only
             raise RecordError("garden takes no options")
-        self.variant = variant
-        self.nplayers = nplayers
-        self.round = 1
         self.rounds_total = ROUNDS
-        self.start_player = 0
-        self.finished = False
-        self.round_scores = []   # every player's total when each round closed (the last: final)
+        # round_scores: the last one is the final result
         self.scores = [START_SCORE] * nplayers
         self.parts = {k: [0] * nplayers for k in PARTS}
         self.first = None        # who passed first this round (D: starts the next round)
@@ -158,8 +132,6 @@ class GardenRules:
         if type(ev) is not dict:
             raise RecordError("an event must be an object")
         e = ev.get("e")
-        if e == "note":
-            return
         if e not in EVENTS:
             raise RecordError("unknown garden event %r" % (e,))
         if self.finished:
@@ -167,13 +139,13 @@ class GardenRules:
         if e == "end_round":
             self._end_round()
             return
-        p = _int(e + " p", ev.get("p"), 0, self.nplayers - 1)
+        p = self.player_field(ev)
         if e != "buy" and (e, p) in self.done:
-            raise RuleError("player %d already has a %s in round %d" % (p, e, self.round))
+            raise RuleError("%s already has a %s in round %d" % (player(p), e, self.round))
         if e in ("reserve", "garden") and self.round != ROUNDS:
             raise RuleError("%s is final scoring, not for round %d" % (e, self.round))
         if e not in ("buy", "pass") and ("pass", p) not in self.done:   # 階段二, 最終計分
-            raise RuleError("player %d has not passed in round %d" % (p, self.round))
+            raise RuleError("%s has not passed in round %d" % (player(p), self.round))
         gains = getattr(self, "_" + e)(ev, p)
         if e == "pass" and self.first is None:
             self.first = p
@@ -188,30 +160,30 @@ class GardenRules:
 
     def _buy(self, ev, p):
         if ("pass", p) in self.done:
-            raise RuleError("player %d passed: no buying until round %d ends" % (p, self.round))
+            raise RuleError("%s passed: no buying until round %d ends" % (player(p), self.round))
         if self.scores[p] < BUY_COST:
-            raise RuleError("player %d has %d points: buying (6) may not go below 0" % (p, self.scores[p]))
+            raise RuleError("%s has %d points: buying (6) may not go below 0" % (player(p), self.scores[p]))
         return {"bought": -BUY_COST}
 
     def _pass(self, ev, p):
-        discard = _ints("pass discard", ev.get("discard", []), 0, RESERVE_TILES + RESERVE_EXPANSIONS, 1, 6)
+        discard = check_ints("pass discard", ev.get("discard", []), 0, RESERVE_TILES + RESERVE_EXPANSIONS, 1, 6)
         return {"discarded": -sum(discard)}
 
     def _round_score(self, ev, p):
-        pts = _int("round_score pillars", ev.get("pillars"), 0, MAX_PILLARS)
+        pts = int_field(ev, "pillars", 0, MAX_PILLARS)
         if self.variant == "standard":
             if "points" in ev:
                 raise RecordError("round_score: standard side takes matches")
-            pts += sum(_ints("round_score matches", ev.get("matches"), 3, 3, 0, MAX_MATCHES))
+            pts += sum(check_ints("round_score matches", ev.get("matches"), 3, 3, 0, MAX_MATCHES))
         elif "matches" in ev:
             raise RecordError("round_score: variant side takes points")
         else:
-            pts += _int("round_score points", ev.get("points"), 0, MAX_VARIANT_POINTS)
+            pts += int_field(ev, "points", 0, MAX_VARIANT_POINTS)
         return {"rounds": pts}
 
     def _reserve(self, ev, p):
-        jokers = _int("reserve jokers", ev.get("jokers"), 0, RESERVE_TILES)
-        values = _ints("reserve values", ev.get("values"), 0, RESERVE_TILES + RESERVE_EXPANSIONS, 1, 6)
+        jokers = int_field(ev, "jokers", 0, RESERVE_TILES)
+        values = check_ints("reserve values", ev.get("values"), 0, RESERVE_TILES + RESERVE_EXPANSIONS, 1, 6)
         if jokers + len(values) > RESERVE_TILES + RESERVE_EXPANSIONS:
             raise RuleError("a reserve holds 12 tiles + 2 expansions, got %d jokers + %d hexagons"
                             % (jokers, len(values)))
@@ -234,7 +206,7 @@ class GardenRules:
         missing = self.pending()
         if missing:
             raise RuleError("round %d cannot end: missing %s"
-                            % (self.round, ", ".join(["%s of player %d" % m for m in missing])))
+                            % (self.round, ", ".join(["%s of %s" % (e, player(p)) for e, p in missing])))
         self.start_player = self.first
         self.round_scores.append(list(self.scores))
         if self.round == ROUNDS:
@@ -254,12 +226,6 @@ class GardenRules:
         if self.round == ROUNDS:
             need += ("reserve", "garden")
         return [(e, p) for e in need for p in self._order() if (e, p) not in self.done]
-
-    def clone(self):
-        return clone_state(self)
-
-    def rank_key(self, p):
-        return (self.scores[p],)
 
     # start + the signed parts (bought, discarded, ..., group_bonus) == total
     def breakdown(self, p):

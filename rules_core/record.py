@@ -1,29 +1,15 @@
-"""The game record, version 1 (shared/design/RECORD_FORMAT.md): JSON Lines, header first.
+"""The game record, version 1 (docs/RECORD_FORMAT.md): JSON Lines, header first.
 
-A record is the only truth about a game: scores are always recomputed by folding it.
+A record is the only truth about a game: scores are always recomputed by folding it
+(rules_core.session.replay). This module reads and writes its lines.
 """
 import json
 
 from rules_core.errors import RecordError
+from rules_core.games import game
 
 FORMAT = "azul-companion-record"
 VERSION = 1
-
-# game name -> (module, class); imported on first use so a board loads only its game
-GAMES = {
-    "azul": ("rules_core.azul", "AzulRules"),
-    "sintra": ("rules_core.sintra", "SintraRules"),
-    "garden": ("rules_core.garden", "GardenRules"),
-    "5211": ("rules_core.game5211", "Rules5211"),
-}
-
-
-def rules_class(game):
-    if type(game) is not str or game not in GAMES:  # a list or dict would not even hash
-        raise RecordError("unknown game %r (one of %s)" % (game, ", ".join(sorted(GAMES))))
-    modname, clsname = GAMES[game]
-    mod = __import__(modname, None, None, [clsname])
-    return getattr(mod, clsname)
 
 
 def new_header(game, variant, players, options=None):
@@ -38,16 +24,11 @@ def parse_header(h):
         raise RecordError("not an azul-companion record (header needs \"format\": \"%s\")" % FORMAT)
     if h.get("v") != VERSION:
         raise RecordError("record version %r is not supported (this reader knows v%d)" % (h.get("v"), VERSION))
-    cls = rules_class(h.get("game"))
-    variant = h.get("variant")
-    if variant is None:
-        variant = cls.VARIANTS[0]
-    if variant not in cls.VARIANTS:
-        raise RecordError("%s has no variant %r (one of %s)" % (h["game"], variant, ", ".join(cls.VARIANTS)))
+    g = game(h.get("game"))
     players = h.get("players")
-    lo, hi = cls.PLAYERS
-    if type(players) is not list or not lo <= len(players) <= hi:
-        raise RecordError("%s needs a list of %d to %d players" % (h["game"], lo, hi))
+    if type(players) is not list:
+        raise RecordError("%s needs a list of %d to %d players" % (g.key, g.players[0], g.players[1]))
+    variant = g.check(h.get("variant"), len(players))
     for name in players:
         if type(name) is not str or not name:
             raise RecordError("player names must be non-empty strings, got %r" % (name,))
@@ -148,32 +129,3 @@ def lines_of(source):
                 raise RecordError("line %d: not UTF-8 text" % n)
         complete = line.endswith("\n")
         yield n, line.rstrip("\r\n") if complete else line, complete
-
-
-def replay(source):
-    """Fold a record into a Session. Returns (session, warnings).
-
-    A last line without its newline is a write cut by power loss: it is ignored with a
-    warning. Any other bad line raises a ValueError subclass whose message starts "line N: ".
-    """
-    from rules_core.session import Session
-
-    session = None
-    warnings = []
-    for n, text, complete in lines_of(source):
-        if not complete:  # only the last line can lack its newline
-            warnings.append("line %d: incomplete last line ignored (a write cut by power loss)" % n)
-            break
-        try:
-            if not text.strip():
-                raise RecordError("empty line")
-            obj = parse_line(text)
-            if session is None:
-                session = Session(obj)
-            else:
-                session.add(obj, text)
-        except ValueError as e:
-            raise type(e)("line %d: %s" % (n, e))
-    if session is None:
-        raise RecordError("line 1: the record has no header")
-    return session, warnings

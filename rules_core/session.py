@@ -1,27 +1,46 @@
-"""The game-agnostic session the device and the host tools talk to.
+"""The game-agnostic session the device and the host tools talk to, and replay().
 
 A Session is a header plus the list of effective events, folded into the game's rules
 object. Every event is validated by the rules before it is kept, so whatever the device
-appends to its record will replay. Undo moves the newest effective event to a redo stack
-and refolds from a fresh rules object (a game is at most a few hundred events).
-Effective events are kept as their JSON text: a string costs a fifth of the dict of lists
-it parses to, which is what lets a whole 4-player game fit a 64 KB MicroPython heap.
+appends to its record will replay. Effective events are kept as their JSON text: a string
+costs a fifth of the dict of lists it parses to, which is what lets a whole 4-player game
+fit a 64 KB MicroPython heap.
+
+Undo and resume stay linear in the record's length:
+- replay() first resolves undo/redo on the lines' text, then applies each effective event
+  once (a cancelled event is never applied, nor checked against the rules);
+- the session keeps a copy of the state just before each of its last CHECKPOINTS round
+  ends, so an undo refolds from the nearest one (the events of a round or two), not from
+  the first event; undoing a round end itself only takes its copy back.
 """
 import json
 
 from rules_core.errors import RuleError, RecordError
-from rules_core.record import dumps, parse_header, rules_class
+from rules_core.games import game
+from rules_core.record import dumps, lines_of, parse_header, parse_line
+
+CHECKPOINTS = 1  # copies kept before round ends: an undo refolds at most the current round
+
+
+def event_name(ev):
+    """The "e" of a record event object; RecordError when it has none."""
+    if type(ev) is not dict or type(ev.get("e")) is not str:
+        raise RecordError('an event is an object with a string "e"')
+    return ev["e"]
 
 
 class Session:
     def __init__(self, header):
         self.header = parse_header(header)
         self.game = self.header["game"]
+        self.info = game(self.game)  # the game's registry entry: names, has_start_player
+        self.variant = self.header["variant"]
         self.players = self.header["players"]
-        self._cls = rules_class(self.game)
+        self._cls = self.info.rules_class()
         self.rules = self._fresh()
         self._done = []  # effective events as JSON text, oldest first (notes included: undo can cancel them)
         self._undone = []  # redo stack (JSON text); any new event clears it
+        self._marks = []  # [(n, state)]: the state after _done[:n] when _done[n] is a round end, oldest first
 
     def _fresh(self):
         # options.start (round 1's start player) is common to every game: set here, once
@@ -41,44 +60,56 @@ class Session:
 
         `text` is the event's record line when there is one (saves serialising it again).
         """
-        if type(ev) is not dict or type(ev.get("e")) is not str:
-            raise RecordError('an event is an object with a string "e"')
-        e = ev["e"]
+        e = event_name(ev)
         if e == "undo":
             self.undo()
         elif e == "redo":
             self.redo()
-        elif e == "note":
-            if type(ev.get("text")) is not str:
-                raise RecordError("a note needs a text string")
-            self._keep(ev, text)
         else:
-            _apply(self.rules, ev)
-            self._keep(ev, text)
+            self._apply(ev, len(self._done))
+            self._done.append(text or dumps(ev))
+            self._undone = []
         return ev
 
-    def _keep(self, ev, text):
-        self._done.append(text or dumps(ev))
-        self._undone = []
+    def _apply(self, ev, n):
+        """Apply ev as the effective event _done[n]; keep the state before a round end."""
+        e = ev["e"]
+        if e == "note":
+            if type(ev.get("text")) is not str:
+                raise RecordError("a note needs a text string")
+        elif e == "end_round":
+            if len(self._marks) >= CHECKPOINTS:  # dropped first: never one copy more than kept
+                self._marks.pop(0)
+            before = self.rules.clone()
+            self.rules.apply(ev)
+            self._marks.append((n, before))
+        else:
+            self.rules.apply(ev)
 
     def undo(self):
         """Cancel the newest effective event (across closed rounds too); return it."""
         if not self._done:
             raise RuleError("nothing to undo")
-        self._undone.append(self._done.pop())
-        self.rules = self._fresh()
-        for ev in self.events():
-            if ev["e"] != "note":
-                self.rules.apply(ev)
-        return json.loads(self._undone[-1])
+        text = self._done.pop()
+        self._undone.append(text)
+        n = len(self._done)
+        marks = self._marks
+        while marks and marks[-1][0] > n:
+            marks.pop()
+        if marks:  # the nearest copy is taken back; refolding its round end copies it again
+            at, self.rules = marks.pop()
+        else:
+            at, self.rules = 0, self._fresh()
+        for i in range(at, n):
+            self._apply(json.loads(self._done[i]), i)
+        return json.loads(text)
 
     def redo(self):
         """Re-apply the event undone last, if nothing else was entered since; return it."""
         if not self._undone:
             raise RuleError("nothing to redo")
         ev = json.loads(self._undone[-1])
-        if ev["e"] != "note":
-            self.rules.apply(ev)
+        self._apply(ev, len(self._done))
         self._done.append(self._undone.pop())
         return ev
 
@@ -98,8 +129,9 @@ class Session:
 
     def preview(self, ev):
         """Score change per player that `ev` would cause, without entering it."""
+        event_name(ev)
         r = self.rules.clone()
-        _apply(r, ev)
+        r.apply(ev)
         return [a - b for a, b in zip(r.scores, self.rules.scores)]
 
     # --- reading the state ---
@@ -129,12 +161,11 @@ class Session:
 
     def last_round(self):
         """True when the current round is known to be the game's last."""
-        r = self.rules
-        if r.finished:
-            return False
-        if hasattr(r, "last_round"):
-            return r.last_round()
-        return r.rounds_total is not None and r.round >= r.rounds_total
+        return not self.rules.finished and self.rules.last_round()
+
+    def bonus_colour(self):
+        """The colour this round rewards (Sintra), else None."""
+        return None if self.rules.finished else self.rules.bonus_colour()
 
     def standings(self):
         """[(rank, player)] best first; equal rank keys share a rank (1, 1, 3)."""
@@ -167,16 +198,79 @@ class Session:
     def result(self):
         """The replay result (RECORD_FORMAT.md): scores and winners are the contract."""
         r = self.rules
-        return {"game": self.game, "variant": self.header["variant"], "finished": r.finished,
+        return {"game": self.game, "variant": self.variant, "finished": r.finished,
                 "round": r.round, "scores": list(r.scores), "winners": self.winners(),
                 "tiebreak": self.tiebreak(),
                 "breakdown": [r.breakdown(p) for p in range(len(self.players))],
                 "round_scores": [list(s) for s in r.round_scores]}
 
 
-def _apply(rules, ev):
-    """Apply through the rules; malformed fields surface as RecordError, never a crash."""
-    try:
-        rules.apply(ev)
-    except (TypeError, KeyError, IndexError, AttributeError) as e:
-        raise RecordError("malformed %r event (%s)" % (ev.get("e"), e))
+# what a bug in a rules class raises on a malformed field that its checks missed
+_MALFORMED = (TypeError, KeyError, IndexError, AttributeError)
+
+
+def replay(source):
+    """Fold a record (a str, or an iterable of lines such as an open file) into a Session.
+    Returns (session, warnings).
+
+    A last line without its newline is a write cut by power loss: it is ignored with a
+    warning. Any other bad line raises a ValueError subclass whose message starts "line N: "
+    (the first bad line of the record). A record is untrusted input: a field that a rules
+    class fails to check is reported as a malformed line here, never as a crash.
+    """
+    session = None
+    warnings = []
+    texts = []      # effective events' text, oldest first ...
+    numbers = None  # ... and their line numbers, once an undo or redo made them other than 2, 3, ...
+    undone = []     # (text, line number) of cancelled events, newest last: the redo stack
+    error = None
+    for n, text, complete in lines_of(source):
+        if not complete:  # only the last line can lack its newline
+            warnings.append("line %d: incomplete last line ignored (a write cut by power loss)" % n)
+            break
+        try:
+            if not text.strip():
+                raise RecordError("empty line")
+            obj = parse_line(text)
+            if session is None:
+                session = Session(obj)
+                continue
+            e = event_name(obj)
+            if numbers is None and (e == "undo" or e == "redo"):
+                numbers = list(range(2, len(texts) + 2))
+            if e == "undo":
+                if not texts:
+                    raise RuleError("nothing to undo")
+                undone.append((texts.pop(), numbers.pop()))
+            elif e == "redo":
+                if not undone:
+                    raise RuleError("nothing to redo")
+                t, k = undone.pop()
+                texts.append(t)
+                numbers.append(k)
+            else:
+                texts.append(text)
+                if numbers is not None:
+                    numbers.append(n)
+                undone = []
+        except ValueError as e:
+            error = type(e)("line %d: %s" % (n, e))
+            break
+        except _MALFORMED as e:
+            error = RecordError("line %d: malformed record line (%s: %s)" % (n, type(e).__name__, e))
+            break
+    if session is None:
+        raise error or RecordError("line 1: the record has no header")
+    # the effective events, each applied once; an earlier bad event is the first bad line
+    session._done = texts
+    for i in range(len(texts)):
+        try:
+            session._apply(json.loads(texts[i]), i)
+        except ValueError as e:
+            raise type(e)("line %d: %s" % (numbers[i] if numbers else i + 2, e))
+        except _MALFORMED as e:
+            raise RecordError("line %d: malformed event (%s: %s)" % (numbers[i] if numbers else i + 2, type(e).__name__, e))
+    if error is not None:
+        raise error
+    session._undone = [t for t, _ in undone]
+    return session, warnings

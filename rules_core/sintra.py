@@ -19,10 +19,12 @@
 # `end_round`, which runs the final scoring; play events of a player come before their
 # leftover.
 #
-# Entry-screen helpers: bonus_colour(), open_windows(p), track_position(p), window_score(p, col).
+# Entry-screen helpers: bonus_colour(), open_windows(p), track_position(p), window_score(p, col),
+# in_play(p), start_tile_taken().
 # Kept small, with comments instead of docstrings: MicroPython compiles this file from
 # source on a 64 KB heap in the tests.
-from rules_core.compat import clone_state, const
+from rules_core.base import Rules, player, check_ints, int_field
+from rules_core.compat import const
 from rules_core.errors import RecordError, RuleError
 
 # Glass colours: pink, orange, yellow are named in the rulebook; green and blue are working
@@ -49,84 +51,64 @@ DEFAULT_BOARD = {
 ORNAMENT_POINTS = (0, 0, 3, 6, 10)
 
 
-def _bad(x, lo, hi):
-    return type(x) is not int or x < lo or x > hi   # bool is not a number here
-
-
-def _int(ev, key, lo, hi):
-    # ev[key] as an int in lo..hi, or RecordError naming the event and field.
-    x = ev.get(key)
-    if _bad(x, lo, hi):
-        raise RecordError("%s: %s must be an integer %d..%d, got %r" % (ev.get("e"), key, lo, hi, x))
-    return x
-
-
-def _ints(what, x, n_lo, n_hi, lo, hi):
-    # x as a tuple of n_lo..n_hi ints, each in lo..hi.
-    if type(x) not in (list, tuple) or not n_lo <= len(x) <= n_hi or [v for v in x if _bad(v, lo, hi)]:
-        raise RecordError("%s must be %d..%d integers %d..%d, got %r" % (what, n_lo, n_hi, lo, hi, x))
-    return tuple(x)
-
-
 def _board(board):
     # The board values in use: (windows, track, ornaments).
     for k in board:
         if k not in DEFAULT_BOARD:
             raise RecordError("board: unknown key %r" % (k,))
-    w = _ints("board windows", board.get("windows", DEFAULT_BOARD["windows"]), 8, 8, 0, 99)
-    t = _ints("board track", board.get("track", DEFAULT_BOARD["track"]), 2, 30, -99, 0)
+    w = tuple(check_ints("board windows", board.get("windows", DEFAULT_BOARD["windows"]), 8, 8, 0, 99))
+    t = tuple(check_ints("board track", board.get("track", DEFAULT_BOARD["track"]), 2, 30, -99, 0))
     if t[0] or not t[-1] or sorted(t) != list(t)[::-1]:
         raise RecordError("board track must fall from 0 at the top, got %r" % (t,))
     orn = board.get("ornaments", DEFAULT_BOARD["ornaments"])
     if type(orn) not in (list, tuple) or len(orn) > 4:
         raise RecordError("board ornaments must be up to 4 column pairs, got %r" % (orn,))
-    orn = tuple(_ints("board ornament", o, 2, 2, 1, 8) for o in orn)
+    orn = tuple(tuple(check_ints("board ornament", o, 2, 2, 1, 8)) for o in orn)
     cols = [c for o in orn for c in o]
     if len(set(cols)) < len(cols):
         raise RecordError("board ornaments: a column is in two ornaments")
     return w, t, orn
 
 
-class SintraRules:
+def _panes(g, col):
+    # Panes in window col (1-based) of a player's glass: 0..2.
+    return (g[2 * col - 2] > 0) + (g[2 * col - 1] > 0)
+
+
+def _complete(g):
+    # Windows with both frames filled.
+    return len([c for c in range(NCOLS) if g[2 * c + 1]])
+
+
+class SintraRules(Rules):
     GAME = "sintra"
-    VARIANTS = ("A", "B")
-    PLAYERS = (2, 4)
     TIEBREAK = "fewer points lost on the broken-glass track"
 
     def __init__(self, variant, nplayers, options):
-        variant = variant or "A"
-        if variant not in self.VARIANTS:
-            raise RecordError("sintra variant must be A or B, got %r" % (variant,))
-        if _bad(nplayers, 2, 4):
-            raise RecordError("sintra needs 2..4 players, got %r" % (nplayers,))
+        Rules.__init__(self, variant, nplayers, options)
         options = options or {}
-        if type(options) is not dict or type(options.get("board") or {}) is not dict:
-            raise RecordError("sintra options and options.board must be objects, got %r" % (options,))
+        if type(options.get("board") or {}) is not dict:
+            raise RecordError("sintra options.board must be an object, got %r" % (options["board"],))
         # Round indicator (遊戲設置 7): II..VI show each colour once, I is drawn from the bag.
         rc = options.get("round_colors")
         if type(rc) not in (list, tuple) or len(rc) != NROUNDS \
                 or [c for c in rc if c not in COLOURS] or sorted(rc[1:]) != sorted(COLOURS):
             raise RecordError("round_colors must be 6 glass colours, rounds II..VI each of %s once, got %r"
                               % ("/".join(COLOURS), rc))
-        self.variant = variant
-        self.nplayers = n = nplayers
-        self.options = options
+        n = nplayers
         self.round_colors = tuple(rc)
         self.windows, self.track, self.ornaments = _board(options.get("board") or {})
         self.max_broken = 4 * (2 * n + 1)   # all glass of a round: 4 on each of 5/7/9 factories
-        self.round = 1
         self.rounds_total = NROUNDS
-        self.scores = [0] * n
-        self.start_player = 0
-        self.finished = False
-        self.round_scores = []      # totals after each closed round (the last includes final scoring)
+        # round_scores: the last one includes the final scoring
         self.next_start = None      # who took the start tile this round
         self.marker = [0] * n       # broken-glass marker: index into self.track, 0 = top
         self.reset_loss = [0] * n   # points lost on the bottom space so far (already in scores)
         self.window_pts = [0] * n
         self.bonus_pts = [0] * n
-        # kept panes per window, top frame first: len() is the number of filled frames, 0..2
-        self.glass = [[[] for _ in range(NCOLS)] for _ in range(n)]
+        # kept panes: window c's top frame at [2c], its bottom frame at [2c + 1], as the colour's
+        # index + 1 (0 = empty); the top frame fills first
+        self.glass = [bytearray(2 * NCOLS) for _ in range(n)]
         self.leftover = [None] * n  # glass left on the strips after round VI's play
         self.final = [None] * n     # (leftover points, marker penalty, side points, colour)
 
@@ -137,7 +119,7 @@ class SintraRules:
 
     def open_windows(self, p):
         # Columns (1-based) whose window still has an empty frame, i.e. whose strip remains.
-        return [c + 1 for c in range(NCOLS) if len(self.glass[p][c]) < 2]
+        return [c + 1 for c in range(NCOLS) if not self.glass[p][2 * c + 1]]
 
     def track_position(self, p):
         # Index of p's broken-glass marker on self.track (0 = top space).
@@ -145,7 +127,15 @@ class SintraRules:
 
     def window_score(self, p, col):
         # 3c: value under col + every window to its right holding glass.
-        return self.windows[col - 1] + sum(self.windows[c] for c in range(col, NCOLS) if self.glass[p][c])
+        return self.windows[col - 1] + sum(self.windows[c] for c in range(col, NCOLS) if self.glass[p][2 * c])
+
+    def in_play(self, p):
+        # p can still complete windows, break glass or take the start tile (no leftover yet).
+        return not self.finished and self.leftover[p] is None
+
+    def start_tile_taken(self):
+        # Someone took the start tile from the centre this round.
+        return self.next_start is not None
 
     def lost_on_track(self, p):
         # Points lost on the broken-glass track: resets plus the marker's current space.
@@ -154,47 +144,46 @@ class SintraRules:
     # ---- events: validate everything, then mutate ----
     def apply(self, ev):
         e = ev.get("e")
-        if e == "note":
-            return
         if e not in ("window", "broken", "first", "leftover", "end_round"):
             raise RecordError("unknown sintra event %r" % (e,))
         if self.finished:
             raise RuleError("the game is over: no %s after the final scoring" % e)
         if e == "end_round":
             return self._end_round()
-        p = _int(ev, "p", 0, self.nplayers - 1)
+        p = self.player_field(ev)
         if self.leftover[p] is not None:
-            raise RuleError("player %d's leftover glass is already entered: enter %s before it" % (p, e))
+            raise RuleError("%s's leftover glass is already entered: enter %s before it" % (player(p), e))
         if e == "window":
             self._window(ev, p)
         elif e == "broken":
-            self._move_marker(p, _int(ev, "n", 0, self.max_broken))
+            self._move_marker(p, int_field(ev, "n", 0, self.max_broken))
         elif e == "first":
             if self.next_start is not None:
-                raise RuleError("player %d already took the start tile this round" % self.next_start)
+                raise RuleError("%s already took the start tile this round" % player(self.next_start))
             self.next_start = p
             self._move_marker(p, 1)   # 第一步 note: the start tile costs 1 space
         else:
             if self.round != NROUNDS:
                 raise RuleError("leftover glass is entered in round 6 only (this is round %d)" % self.round)
             # a strip holding 5 is completed at once, so each remaining strip holds at most 4
-            self.leftover[p] = _int(ev, "n", 0, 4 * len(self.open_windows(p)))
+            self.leftover[p] = int_field(ev, "n", 0, 4 * len(self.open_windows(p)))
 
     def _window(self, ev, p):
-        col = _int(ev, "col", 1, NCOLS)
-        bonus = _int(ev, "bonus", 0, STRIP)
+        col = int_field(ev, "col", 1, NCOLS)
+        bonus = int_field(ev, "bonus", 0, STRIP)
         keep = ev.get("keep")
         if keep not in COLOURS:
             raise RecordError("window: keep must be a glass colour (%s), got %r" % (", ".join(COLOURS), keep))
-        frames = self.glass[p][col - 1]
-        if len(frames) > 1:
-            raise RuleError("player %d's window %d already has both frames filled" % (p, col))
+        g = self.glass[p]
+        i = 2 * (col - 1)
+        if g[i + 1]:
+            raise RuleError("%s's window %d already has both frames filled" % (player(p), col))
         rc = self.bonus_colour()
         if keep == rc and not bonus:
             raise RuleError("kept %s glass is this round's colour, so the colour bonus is at least 1" % keep)
         if bonus == STRIP and keep != rc:
             raise RuleError("all 5 panes are %s (bonus 5), so the kept glass is %s, not %s" % (rc, rc, keep))
-        frames.append(keep)
+        g[i + 1 if g[i] else i] = COLOURS.index(keep) + 1
         pts = self.window_score(p, col)
         self.bonus_pts[p] += bonus
         self.window_pts[p] += pts
@@ -210,9 +199,9 @@ class SintraRules:
         self.reset_loss[p] += lose
 
     def _end_round(self):
-        missing = [str(p) for _, p in self.pending()]
+        missing = self.pending()
         if missing:
-            raise RuleError("round 6 cannot end: leftover glass missing for player %s" % ", ".join(missing))
+            raise RuleError("round 6 cannot end: leftover glass missing for %s" % ", ".join(player(p) for _, p in missing))
         if self.next_start is not None:
             self.start_player = self.next_start
         self.next_start = None
@@ -229,15 +218,15 @@ class SintraRules:
         g = self.glass[p]
         colour = ""
         if self.variant == "A":
-            side = sum(ORNAMENT_POINTS[len(g[a - 1]) + len(g[b - 1])] for a, b in self.ornaments)
+            side = sum(ORNAMENT_POINTS[_panes(g, a) + _panes(g, b)] for a, b in self.ornaments)
         else:
             # the player names one colour: take the best, the first in COLOURS on a tie
             best = 0
-            for c in COLOURS:
-                k = sum(f.count(c) for f in g)
-                if k > best:
-                    best, colour = k, c
-            side = best * len([f for f in g if len(f) == 2])
+            for k in range(len(COLOURS)):
+                count = len([v for v in g if v == k + 1])
+                if count > best:
+                    best, colour = count, COLOURS[k]
+            side = best * _complete(g)
         left = self.leftover[p] // 3
         penalty = -self.track[self.marker[p]]
         self.final[p] = (left, penalty, side, colour)
@@ -250,9 +239,6 @@ class SintraRules:
             return []
         return [("leftover", p) for p in range(self.nplayers) if self.leftover[p] is None]
 
-    def clone(self):
-        return clone_state(self)
-
     def rank_key(self, p):
         return (self.scores[p], -self.lost_on_track(p))
 
@@ -264,6 +250,6 @@ class SintraRules:
              "glass_lost": self.lost_on_track(p), "leftover_points": left,
              "side_points": side, "total": self.scores[p]}
         if self.variant == "B":
-            d["windows_complete"] = len([f for f in self.glass[p] if len(f) == 2])
+            d["complete_windows"] = _complete(self.glass[p])
             d["colour"] = colour
         return d

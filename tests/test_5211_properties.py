@@ -7,10 +7,11 @@ from hypothesis import given, settings, strategies as st
 from rules_core.engine5211 import Engine5211, new_deck_cards, random_game
 from rules_core.game5211 import (COLOURS, REMOVED, VALUE_COUNTS, Rules5211, full_deck_counts,
                                  rounds_per_deck, scoring_colour)
+from rules_core.games import game
 from rules_core.rng import Rng
 
 players = st.integers(min_value=2, max_value=5)
-variants = st.sampled_from(Rules5211.VARIANTS)
+variants = st.sampled_from(game("5211").variants)
 seeds = st.integers(min_value=0, max_value=2 ** 30 - 1)
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from host_tools import sim
 from hal.keys import UP, DOWN, RIGHT, OK, BACK, LONG
-from rules_core.record import replay
+from rules_core.session import replay
 from rules_core import azul_engine
 
 PATTERNS = ("tree", "bird", "butterfly", "flower", "plant", "lily")

@@ -9,7 +9,7 @@ import os
 from test_app_games import Driver, end_round, play_azul
 from host_tools import sim
 from hal.keys import UP, DOWN, LEFT, RIGHT, OK, BACK, LONG
-from rules_core.record import replay
+from rules_core.session import replay
 
 GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden", "screens")
 

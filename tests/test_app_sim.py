@@ -13,7 +13,7 @@ import pytest
 import test_app_games as games
 from host_tools import sim
 from hal.keys import NAMES, CODE_MASK, LONG, REPEAT
-from rules_core.record import replay
+from rules_core.session import replay
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

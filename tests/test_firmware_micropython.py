@@ -4,7 +4,7 @@
 The key presses come from the CPython app tests (tests/test_app_games.py): their Driver
 plays a game on CPython and keeps every key it pressed; the same keys are then pressed on
 MicroPython. The record MicroPython writes must be byte-identical to CPython's and replay
-(rules_core.record.replay on CPython) to the scores the device shows.
+(rules_core.session.replay on CPython) to the scores the device shows.
 """
 import pytest
 
@@ -13,7 +13,7 @@ import test_app_games as games
 from hal.keys import DOWN
 from host_tools import sim
 from rules_core import azul_engine, engine5211
-from rules_core.record import replay
+from rules_core.session import replay
 
 # The heap the games must fit in: about a Pico's MicroPython heap. Smallest heaps measured
 # (harness included, ~8 KB): 5211 long 190K, 5211 standard 145K, Azul 142K/133K, Sintra

@@ -15,7 +15,7 @@ import pytest
 
 from host_tools.vboard import VirtualBoard, Ssd1306, micropython_command
 from host_tools.vhal import VirtualDisplay
-from rules_core.record import replay
+from rules_core.session import replay
 from test_app_games import Driver, play_azul
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -58,7 +58,7 @@ def test_csv_has_one_row_per_round_and_player_with_hand_scores(records):
 
 
 def test_csv_last_round_totals_are_the_replayed_scores(records):
-    from rules_core.record import replay
+    from rules_core.session import replay
 
     with open(records[1]) as f:
         scores = replay(f)[0].result()["scores"]

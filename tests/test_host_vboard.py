@@ -112,7 +112,7 @@ def test_flash_lands_verified_files_and_boots_main(board, tmp_path, monkeypatch)
     shutil.copytree(flash.FIRMWARE, str(fw), ignore=shutil.ignore_patterns("__pycache__"))
     # a small main.py that proves the compiled core and the mip-installed driver import at boot
     (fw / "main.py").write_text(
-        "import paths, ssd1306\nfrom rules_core.record import replay\n"
+        "import paths, ssd1306\nfrom rules_core.session import replay\n"
         "f = open('booted.txt', 'w'); f.write(open('board.txt').read().strip() + ' ' + paths.CURRENT); f.close()\n")
     monkeypatch.setattr(flash, "FIRMWARE", str(fw))
     monkeypatch.setattr(flash, "BOARDS", str(fw / "boards"))

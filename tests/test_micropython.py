@@ -3,7 +3,8 @@ import json
 import os
 
 import mp
-from rules_core.record import dumps, replay
+from rules_core.record import dumps
+from rules_core.session import replay
 
 
 def _summary(out):
@@ -24,7 +25,8 @@ def test_core_test_files_pass_on_micropython():
 REPLAY_SCRIPT = """
 import sys, gc, micropython
 sys.path.insert(0, {lib!r})
-from rules_core.record import replay, dump
+from rules_core.record import dump
+from rules_core.session import replay
 for path in {paths!r}:
     gc.collect()
     with open(path) as f:

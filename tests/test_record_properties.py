@@ -4,7 +4,8 @@ import os
 
 from hypothesis import given, settings, strategies as st
 
-from rules_core.record import dumps, replay
+from rules_core.record import dumps
+from rules_core.session import replay
 
 ORACLES = os.path.join(os.path.dirname(__file__), "oracles", "azul-random-games")
 RECORDS = sorted(f for f in os.listdir(ORACLES) if f.endswith(".jsonl"))

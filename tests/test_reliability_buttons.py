@@ -11,7 +11,7 @@ import pytest
 
 from test_app_games import Driver
 from host_tools.vhal import VirtualButtons, SIX_BUTTONS
-from rules_core.record import replay
+from rules_core.session import replay
 from rules_core.rng import Rng
 
 FRAME_MS = 10

@@ -7,7 +7,7 @@ import types
 from test_app_games import Driver
 from test_app_main import load_main
 from hal.keys import OK, DOWN
-from rules_core.record import replay
+from rules_core.session import replay
 
 
 def started(tmp_path):

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from rules_core.record import replay
+from rules_core.session import replay
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
 import fuzz_records  # noqa: E402

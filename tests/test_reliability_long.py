@@ -4,7 +4,7 @@ import os
 import sys
 
 
-from rules_core.record import replay
+from rules_core.session import replay
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
 import long_session  # noqa: E402

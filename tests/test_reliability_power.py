@@ -14,7 +14,8 @@ import os
 import paths
 from host_tools import sim  # noqa: F401  (firmware/ on sys.path)
 from host_tools.vhal import CutStorage, PowerCut, VirtualDisplay, VirtualLeds
-from rules_core.record import dumps, replay
+from rules_core.record import dumps
+from rules_core.session import replay
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ORACLE = os.path.join(ROOT, "tests", "oracles", "azul-random-games", "azul_2p_5000.jsonl")

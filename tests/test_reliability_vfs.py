@@ -21,7 +21,8 @@ import sys, os, vfs, json
 sys.path.insert(0, ROOT + "/firmware")
 sys.path.insert(0, ROOT)
 from hal.storage import Storage
-from rules_core.record import replay, dumps
+from rules_core.record import dumps
+from rules_core.session import replay
 
 class Cut(Exception):
     pass

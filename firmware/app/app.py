@@ -11,8 +11,8 @@ import sys
 import paths
 from hal.keys import BACK, LONG
 from hal.clock import ticks_diff
-from rules_core.record import dumps, new_header, replay
-from rules_core.session import Session
+from rules_core.record import dumps, new_header
+from rules_core.session import Session, replay
 from app.ui import Canvas
 from app.leds import LedView
 
@@ -36,11 +36,11 @@ def describe(session, ev):
 def unload_other_games(game):
     """Drop the rules and entry-screen modules of every other title: a board's heap holds
     the code of one game (module bytecode loaded from .mpy files lives on the heap)."""
-    from rules_core.record import GAMES
+    from rules_core.games import GAMES
     for g in GAMES:
-        if g == game:
+        if g.key == game:
             continue
-        for name in (GAMES[g][0], "app.entry_" + g):
+        for name in (g.module, "app.entry_" + g.key):
             if name in sys.modules:
                 del sys.modules[name]
                 pkg, _, attr = name.rpartition(".")

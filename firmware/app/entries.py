@@ -1,18 +1,22 @@
 """The entry menu of the current round: the game's own entries (pending ones first), then
 end round (only once nothing is pending), undo and redo.
 
-Each game's module (entry_<game>.py) provides actions(app) -> [(label, callback)].
+Each game's module, app.entry_<game key> (rules_core.games), provides
+actions(app) -> [(label, callback)], and options(app, variant, step, done): the game's
+own set-up steps (step(title, items) shows one as a menu), which end with done(options
+for the record header).
 """
 from app.ui import Menu, Confirm
 
-MODULES = {"azul": "app.entry_azul", "sintra": "app.entry_sintra",
-           "garden": "app.entry_garden", "5211": "app.entry_5211"}
+
+def module(game):
+    """The entry-screen module of a game (imported on first use, like its rules)."""
+    return __import__("app.entry_" + game, None, None, ["actions"])
 
 
 def open(app):
     s = app.session
-    mod = __import__(MODULES[s.game], None, None, ["actions"])
-    items = mod.actions(app)
+    items = module(s.game).actions(app)
     if not s.pending():
         items.append(("End round %d" % s.round, lambda: end_round(app)))
     if s.can_undo():

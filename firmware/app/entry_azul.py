@@ -10,6 +10,11 @@ from app.ui import Form, Field, Menu, count_field
 from app import colours
 
 
+def options(app, variant, step, done):
+    """New game: no set-up steps of its own."""
+    done({})
+
+
 def actions(app):
     s = app.session
     n = len(s.players)
@@ -49,7 +54,7 @@ class WallForm(Form):
 
     def __init__(self, app, p):
         self.p = p
-        self.grey = app.session.rules.grey
+        self.grey = app.session.variant == "grey"
         row_choices = [("-", None)]  # type: list
         if self.grey:
             row_choices += [("%s c%d" % (colours.label(c), col), (col, c)) for c in COLOURS for col in range(1, 6)]
@@ -77,8 +82,7 @@ class WallForm(Form):
         return self._cells
 
     def _make_cells(self):
-        rules = self.app.session.rules
-        cells = rules.cells[self.p]
+        cells = self.app.session.rules.wall_cells(self.p)
         out = [COLOURS[k - 1] if k else None for k in cells]
         for t in self.event(self.values())["tiles"]:
             r = t[0] - 1
@@ -91,7 +95,7 @@ class WallForm(Form):
         size = min(8, (cv.h - 2) // 5)
         x0 = cv.w - 5 * size
         y0 = cv.h - 5 * size
-        placed = self.app.session.rules.cells[self.p]
+        placed = self.app.session.rules.wall_cells(self.p)
         cells = self.wall_cells()
         letters = self.app.settings.get("symbols") and size == 8
         for i in range(25):

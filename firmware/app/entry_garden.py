@@ -11,6 +11,11 @@ from app import colours
 VALUES = range(1, 7)
 
 
+def options(app, variant, step, done):
+    """New game: no set-up steps of its own."""
+    done({})
+
+
 def actions(app):
     s = app.session
     r = s.rules
@@ -56,7 +61,7 @@ def _pass(app, p):
 
 def _round_score(app, p):
     def show():
-        if app.session.rules.variant == "standard":
+        if app.session.variant == "standard":
             fields = [count_field("categ %d" % i, 0, 54) for i in (1, 2, 3)]
             build = lambda v: {"e": "round_score", "p": p, "matches": v[:3], "pillars": v[3]}
         else:

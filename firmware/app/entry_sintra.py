@@ -8,24 +8,45 @@ from app.ui import Form, Field, Menu, count_field
 from app import colours
 
 
+def options(app, variant, step, done):
+    """New game: the board check (once), then the round indicator's colours I..VI."""
+    def round_colour(chosen):
+        k = len(chosen)
+        if k == 6:
+            return done({"round_colors": chosen, "board": {"windows": app.settings["sintra_windows"]}})
+        # rounds II..VI show each colour once (rulebook setup 7): offer the ones not yet shown
+        left = [c for c in COLOURS if k == 0 or c not in chosen[1:]]
+        step("Round %d colour" % (k + 1),
+             [(c, _colour(round_colour, chosen + [c])) for c in left])
+
+    if "sintra_windows" in app.settings:
+        return round_colour([])
+    from app.system import board_check
+    app.show(board_check(app, lambda: round_colour([])))
+
+
+def _colour(fn, chosen):
+    return lambda: fn(chosen)
+
+
 def actions(app):
     s = app.session
     r = s.rules
     n = len(s.players)
     order = [(s.start_player + i) % n for i in range(n)]
     items = []
-    final = s.round == r.rounds_total
+    waiting = s.pending()
     for p in order:
-        if final and r.leftover[p] is None:
+        if ("leftover", p) in waiting:
             items.append(("Leftover %s" % s.players[p], _leftover(app, p)))
     for p in order:
-        if r.leftover[p] is None and r.open_windows(p):
+        if r.in_play(p) and r.open_windows(p):
             items.append(("Window %s" % s.players[p], _window(app, p)))
     for p in order:
-        if r.leftover[p] is None:
+        if r.in_play(p):
             items.append(("Broken %s" % s.players[p], _broken(app, p)))
-    if r.next_start is None:
-        takers = [p for p in order if r.leftover[p] is None]
+    if not r.start_tile_taken():
+        takers = [p for p in order if r.in_play(p)]
         if takers:
             items.append(("First from ctr", lambda: app.show(Menu(app, "Start tile", [
                 (s.players[p], _first(app, p)) for p in takers]))))

@@ -96,9 +96,9 @@ class LedView:
             w[p] = (self.full if busy else self.dim)[PLAYER_COLOURS[p]]
         if n < self.count:
             w[n] = self.full[PLAYER_COLOURS[s.start_player]]
-        rules = s.rules
-        if n + 1 < self.count and hasattr(rules, "bonus_colour") and not s.finished:
-            w[n + 1] = self.full[rules.bonus_colour()]
+        colour = s.bonus_colour()
+        if n + 1 < self.count and colour:
+            w[n + 1] = self.full[colour]
 
     def _wall(self, cells):
         """cells: 25 colour names or None, row by row (placed and being entered)."""

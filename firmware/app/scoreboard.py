@@ -8,14 +8,12 @@ from hal.keys import UP, DOWN, OK, BACK, CODE_MASK
 from app.ui import ListScreen
 from app import colours
 
-GAME_NAMES = {"azul": "Azul", "sintra": "Sintra", "garden": "Garden", "5211": "5211"}
-
 
 def standings_rows(s):
     rows = []
     waiting = [p for _, p in s.pending()]
     for rank, p in s.standings():
-        flags = ("S" if p == s.start_player and s.game != "5211" and not s.finished else "") + \
+        flags = ("S" if p == s.start_player and s.info.has_start_player and not s.finished else "") + \
                 ("!" if p in waiting else "")
         rows.append(("%d %-7s%4d %s" % (rank, s.players[p][:7], s.scores[p], flags)).rstrip())
     return rows
@@ -51,8 +49,8 @@ class Scoreboard(_Board):
         rows = standings_rows(s)
         if s.last_round():
             rows.append("LAST ROUND")
-        if hasattr(s.rules, "bonus_colour"):
-            c = s.rules.bonus_colour()
+        c = s.bonus_colour()
+        if c:
             rows.append("bonus %s (%s)" % (colours.label(c), colours.letter(c)))
         waiting = s.pending()
         if waiting:
@@ -60,7 +58,7 @@ class Scoreboard(_Board):
             rows.append("next %s %s" % (e, s.players[p] if p is not None else ""))
         else:
             rows.append("OK: end round")
-        _Board.__init__(self, app, "%s R%d%s" % (GAME_NAMES[s.game], s.round, "/%d" % total if total else ""), rows)
+        _Board.__init__(self, app, "%s R%d%s" % (s.info.short, s.round, "/%d" % total if total else ""), rows)
 
     def leave(self, base):
         if base == OK:
@@ -80,8 +78,8 @@ class Final(_Board):
         self.back = back
         r = session.result()
         self.won = r["winners"]
-        title = "%s final" % GAME_NAMES[session.game] if r["finished"] else "%s R%d" % (
-            GAME_NAMES[session.game], r["round"])
+        title = "%s final" % session.info.short if r["finished"] else "%s R%d" % (
+            session.info.short, r["round"])
         rows = standings_rows(session)
         names = [session.players[p] for p in self.won]
         if names:

@@ -1,17 +1,15 @@
-"""New game: game -> variant -> number of players -> names -> start player
-(-> Sintra: board check once, round colours I..VI) -> the scoreboard.
+"""New game: game -> variant -> number of players -> names -> start player (where the game
+has one) -> the game's own set-up steps (Sintra: board check once, round colours I..VI)
+-> the scoreboard.
 
 Each step is a menu offering only what the rules allow; BACK goes to the main menu.
-The start player goes into the record as options.start (5211 has none: reveals are
-simultaneous).
+The games and their variants come from rules_core.games; the start player goes into the
+record as options.start.
 """
-from rules_core.record import rules_class
+from rules_core.games import GAMES, game
 from app.ui import Menu
 from app import colours
-
-GAMES = (("Azul", "azul"), ("Sintra", "sintra"), ("Queen's Garden", "garden"), ("5211", "5211"))
-VARIANT_NAMES = {"colored": "coloured wall", "grey": "grey wall", "A": "side A", "B": "side B",
-                 "standard": "standard", "variant": "variant side", "long": "long (to 50)"}
+from app.entries import module
 
 
 def start(app):
@@ -24,14 +22,13 @@ def start(app):
 
     cfg = {}
 
-    def pick_game(game):
-        cfg["game"] = game
-        cls = rules_class(game)
-        step("Variant", [(VARIANT_NAMES.get(v, v), _bind(pick_variant, v)) for v in cls.VARIANTS])
+    def pick_game(key):
+        g = cfg["game"] = game(key)
+        step("Variant", [(g.labels[i], _bind(pick_variant, g.variants[i])) for i in range(len(g.variants))])
 
     def pick_variant(v):
         cfg["variant"] = v
-        lo, hi = rules_class(cfg["game"]).PLAYERS
+        lo, hi = cfg["game"].players
         step("Players", [("%d players" % n, _bind(pick_count, n)) for n in range(lo, hi + 1)])
 
     def pick_count(n):
@@ -43,7 +40,7 @@ def start(app):
         names = cfg["names"]
         i = len(names)
         if i == cfg["n"]:
-            if cfg["game"] == "5211":  # reveals are simultaneous: no start player
+            if not cfg["game"].has_start_player:
                 return finish(0)
             return step("Start player", [(names[p], _bind(finish, p)) for p in range(i)])
         own = colours.PLAYER_COLOURS[i]
@@ -57,29 +54,14 @@ def start(app):
 
     def finish(first):
         cfg["start"] = first
-        if cfg["game"] == "sintra":
-            if "sintra_windows" in app.settings:
-                return round_colour([])
-            from app.system import board_check
-            return app.show(board_check(app, lambda: round_colour([])))
-        create({})
-
-    def round_colour(chosen):
-        from rules_core.sintra import COLOURS
-        k = len(chosen)
-        if k == 6:
-            return create({"round_colors": chosen, "board": {"windows": app.settings["sintra_windows"]}})
-        # rounds II..VI show each colour once (rulebook setup 7): offer the ones not yet shown
-        left = [c for c in COLOURS if k == 0 or c not in chosen[1:]]
-        step("Round %d colour" % (k + 1),
-             [(c, _bind(round_colour, chosen + [c])) for c in left])
+        module(cfg["game"].key).options(app, cfg["variant"], step, create)
 
     def create(options):
         if cfg.get("start"):
             options["start"] = cfg["start"]
-        app.new_game(cfg["game"], cfg["variant"], cfg["names"], options)
+        app.new_game(cfg["game"].key, cfg["variant"], cfg["names"], options)
 
-    step("Game", [(label, _bind(pick_game, g)) for label, g in GAMES])
+    step("Game", [(g.name, _bind(pick_game, g.key)) for g in GAMES])
 
 
 def _bind(fn, arg):

@@ -1,7 +1,7 @@
 """Main menu, history of finished games, settings, button test and the Sintra board check."""
 import paths
 from hal.keys import NAMES, CODE_MASK, LONG, REPEAT, BACK
-from rules_core.record import replay
+from rules_core.session import replay
 from app.ui import Menu, Form, Field, Screen, count_field
 from app import setup
 

@@ -198,11 +198,11 @@ def test_bad_fields_are_record_errors():
                     ([["blue"], ["blue", 2]], "a card is [colour, value]"),
                     ([], "non-empty list")):
         raises(RecordError, r.apply, {"e": "play", "p": 0, "cards": cs}, match=msg)
-    raises(RecordError, r.apply, ev(3, "b2 b3"), match="p 3 is not a player of this 3-player game")
-    raises(RecordError, r.apply, {"e": "play", "p": True, "cards": [["blue", 2]]}, match="p True")
+    raises(RecordError, r.apply, ev(3, "b2 b3"), match="play p must be a whole number 0..2, got 3")
+    raises(RecordError, r.apply, {"e": "play", "p": True, "cards": [["blue", 2]]}, match="got True")
     raises(RecordError, r.apply, {"e": "wall", "p": 0}, match="unknown 5211 event 'wall'")
     assert r.cards_left() == full_deck_counts() and r.round_plays(0) == []
-    for args, msg in ((("short", 3, {}), "unknown 5211 variant"), (("standard", 6, {}), "2 to 5"),
+    for args, msg in ((("short", 3, {}), "5211 has no variant 'short'"), (("standard", 6, {}), "5211 needs 2 to 5 players, got 6"),
                       (("standard", 1, {}), "2 to 5"), (("standard", 3, {"x": 1}), "no options")):
         raises(RecordError, Rules5211, *args, match=msg)
 

@@ -2,7 +2,8 @@
 from checks import raises
 from rules_core.azul import AzulRules, placement_points, floor_penalty, overflow_floor, COLOURS
 from rules_core.errors import RuleError, RecordError
-from rules_core.record import new_header, replay, dumps
+from rules_core.record import new_header, dumps
+from rules_core.session import replay
 from rules_core.session import Session
 
 
@@ -101,7 +102,7 @@ def test_end_bonuses_row_2_column_7_colour_10():
     assert [r[0] for r in s.rules.round_scores] == [15, 39, 45, 50, 82]
     assert s.finished and s.round == 5
     b = s.result()["breakdown"][0]
-    assert (b["rows_bonus"], b["columns_bonus"], b["colours_bonus"]) == (2, 14, 10)
+    assert (b["row_bonus"], b["column_bonus"], b["colour_bonus"]) == (2, 14, 10)
     assert s.scores == [82, 0]
     assert s.winners() == [0] and s.tiebreak() is None
 
@@ -162,9 +163,9 @@ def test_row_already_has_colour_is_refused_with_line_number():
 
 def test_bad_entries_are_refused():
     s = Session(new_header("azul", "colored", ["A", "B", "C"]))
-    raises(RecordError, s.add, wall(3, []), match="p must be")
-    raises(RecordError, s.add, wall(0, [], floor=8), match="floor must be")
-    raises(RecordError, s.add, wall(0, [[6, "blue"]]), match="row must be 1..5")
+    raises(RecordError, s.add, wall(3, []), match="wall p must be a whole number 0..2, got 3")
+    raises(RecordError, s.add, wall(0, [], floor=8), match="wall floor must be a whole number 0..7, got 8")
+    raises(RecordError, s.add, wall(0, [[6, "blue"]]), match="row must be a whole number 1..5, got 6")
     raises(RecordError, s.add, wall(0, [[1, "pink"]]), match="unknown colour")
     raises(RuleError, s.add, wall(0, [[1, "blue"], [1, "red"]]), match="row 1 is listed twice")
     raises(RuleError, s.add, {"e": "end_round"}, match="round 1 still needs the wall of player 1, player 2, player 3")

@@ -68,7 +68,7 @@ def test_group_validation():
     raises(RuleError, group_score, "butterfly", [3, 3, 4], match="only value 3, got 4")
     raises(RuleError, group_score, "bird", [2] * 7, match="holds at most 6")
     raises(RecordError, group_score, "red", [1, 2, 3], match="'red' is not a category")
-    raises(RecordError, group_score, "blue", [1, 2, 7], match="values must be 1..6, got 7")
+    raises(RecordError, group_score, "blue", [1, 2, 7], match="blue group values must be whole numbers 1..6, got 7")
 
 
 def test_buy_costs_6_refused_below_0():
@@ -77,7 +77,7 @@ def test_buy_costs_6_refused_below_0():
     buy(g, 0)
     buy(g, 0)
     assert g.scores == [3, 15] and not g.can_buy(0) and g.can_buy(1)
-    raises(RuleError, buy, g, 0, match="player 0 has 3 points")
+    raises(RuleError, buy, g, 0, match="player 1 has 3 points")
     pas(g, 1, 6, 3)           # 15 - 1 - 9 = 5
     pas(g, 0)
     rs(g, 1, [1, 0, 0], 0)    # 6: one more buy reaches exactly 0
@@ -137,15 +137,15 @@ def test_final_round():
     quiet_rounds(g, 3)        # p0 passed first 3 times: 12
     assert g.pending() == [("pass", 0), ("pass", 1), ("round_score", 0), ("round_score", 1),
                            ("reserve", 0), ("reserve", 1), ("garden", 0), ("garden", 1)]
-    raises(RuleError, final, g, 0, 0, [], [], match="player 0 has not passed in round 4")
+    raises(RuleError, final, g, 0, 0, [], [], match="player 1 has not passed in round 4")
     quiet_rounds(g, 1)
     raises(RuleError, final, g, 0, 10, [1, 2, 3, 4, 5], [], match="got 10 jokers + 5")
-    raises(RecordError, final, g, 0, 13, [], [], match="jokers must be 0..12")
+    raises(RecordError, final, g, 0, 13, [], [], match="reserve jokers must be a whole number 0..12")
     final(g, 0, 2, [], [("bird", [2, 2, 2])])               # 11 + 2 + 6
     g.apply(ev("reserve", 1, jokers=3, values=[1, 4, 6]))   # 15 + 3 - 11
     assert g.scores == [19, 7] and g.pending() == [("garden", 1)]
-    raises(RuleError, final, g, 0, 0, [], [], match="player 0 already has a reserve")
-    raises(RuleError, end, g, match="round 4 cannot end: missing garden of player 1")
+    raises(RuleError, final, g, 0, 0, [], [], match="player 1 already has a reserve")
+    raises(RuleError, end, g, match="round 4 cannot end: missing garden of player 2")
     raises(RuleError, g.apply, ev("garden", 1, groups=[{"of": "blue", "values": [3, 3, 1]}]),
            match="a blue group has two butterfly")
     raises(RecordError, g.apply, ev("garden", 1, groups=[[1]]), match="group must be an object")
@@ -158,12 +158,12 @@ def test_final_round():
 def test_order_validation():
     """D) 略過 and 階段二: each player passes once per round; scoring comes after passing."""
     g = GardenRules("standard", 2, {})
-    raises(RuleError, rs, g, 0, [1, 1, 1], 0, match="player 0 has not passed in round 1")
-    raises(RuleError, end, g, match="missing pass of player 0, pass of player 1, round_score")
+    raises(RuleError, rs, g, 0, [1, 1, 1], 0, match="player 1 has not passed in round 1")
+    raises(RuleError, end, g, match="missing pass of player 1, pass of player 2, round_score")
     raises(RuleError, final, g, 0, 0, [], [], match="reserve is final scoring, not for round 1")
     pas(g, 0)
-    raises(RuleError, pas, g, 0, match="player 0 already has a pass")
-    raises(RuleError, buy, g, 0, match="player 0 passed: no buying")
+    raises(RuleError, pas, g, 0, match="player 1 already has a pass")
+    raises(RuleError, buy, g, 0, match="player 1 passed: no buying")
     rs(g, 0, [1, 0, 0], 0)
     raises(RuleError, rs, g, 0, [1, 0, 0], 0, match="already has a round_score")
     pas(g, 1)
@@ -175,17 +175,17 @@ def test_order_validation():
 def test_field_validation():
     """Record fields: p in range, counts non-negative and bounded, values 1..6."""
     g = GardenRules("standard", 2, {})
-    raises(RecordError, buy, g, 2, match="buy p must be 0..1, got 2")
+    raises(RecordError, buy, g, 2, match="buy p must be a whole number 0..1, got 2")
     raises(RecordError, buy, g, True, match="got True")
     raises(RecordError, g.apply, ev("wall", 0), match="unknown garden event 'wall'")
-    raises(RecordError, pas, g, 0, 0, match="discard must be 1..6, got 0")
-    raises(RecordError, pas, g, 0, *([1] * 15), match="list of 0..14")
+    raises(RecordError, pas, g, 0, 0, match="pass discard must be whole numbers 1..6, got 0")
+    raises(RecordError, pas, g, 0, *([1] * 15), match="pass discard must be a list of 0..14 whole numbers")
     pas(g, 0)
-    raises(RecordError, rs, g, 0, [1, -1, 0], 0, match="matches must be 0..54, got -1")
-    raises(RecordError, rs, g, 0, [1, 1], 0, match="list of 3..3")
-    raises(RecordError, rs, g, 0, [1, 1, 1], -2, match="pillars must be 0..36")
-    raises(RecordError, GardenRules, "grey", 2, {}, match="variant")
-    raises(RecordError, GardenRules, "standard", 5, {}, match="2..4 players")
+    raises(RecordError, rs, g, 0, [1, -1, 0], 0, match="round_score matches must be whole numbers 0..54, got -1")
+    raises(RecordError, rs, g, 0, [1, 1], 0, match="round_score matches must be a list of 3..3 whole numbers")
+    raises(RecordError, rs, g, 0, [1, 1, 1], -2, match="round_score pillars must be a whole number 0..36")
+    raises(RecordError, GardenRules, "grey", 2, {}, match="garden has no variant 'grey'")
+    raises(RecordError, GardenRules, "standard", 5, {}, match="garden needs 2 to 4 players, got 5")
     raises(RecordError, GardenRules, "standard", 2, {"x": 1}, match="no options")
 
 

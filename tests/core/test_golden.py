@@ -1,7 +1,8 @@
 """Golden records (tests/golden/*.jsonl → *.expected.json) replay to the same bytes on every interpreter."""
 import os
 
-from rules_core.record import dumps, replay
+from rules_core.record import dumps
+from rules_core.session import replay
 
 GOLDEN = "tests/golden/"
 

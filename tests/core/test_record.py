@@ -2,8 +2,10 @@
 import json
 
 from checks import raises
+from rules_core.azul import AzulRules
 from rules_core.errors import RuleError, RecordError
-from rules_core.record import new_header, replay, dumps, parse_header
+from rules_core.record import new_header, dumps, parse_header
+from rules_core.session import replay
 from rules_core.session import Session
 
 ORACLES = "tests/oracles/azul-random-games/"
@@ -32,7 +34,7 @@ def test_header_defaults_and_errors():
     raises(RecordError, parse_header, header(v=2), match="version 2 is not supported")
     raises(RecordError, parse_header, header(game="chess"), match="unknown game 'chess'")
     raises(RecordError, parse_header, header(variant="pink"), match="azul has no variant 'pink'")
-    raises(RecordError, parse_header, header(players=["A"]), match="needs a list of 2 to 4 players")
+    raises(RecordError, parse_header, header(players=["A"]), match="azul needs 2 to 4 players, got 1")
     raises(RecordError, parse_header, header(players=["A", ""]), match="non-empty strings")
 
 
@@ -135,3 +137,86 @@ def test_start_option_is_common_to_every_game():
     s = Session(new_header("sintra", "A", ["A", "B"], {"start": 1, "round_colors": ["pink", "pink", "orange", "yellow", "green", "blue"]}))
     assert s.start_player == 1
     raises(RecordError, Session, new_header("azul", "colored", ["A", "B"], {"start": 2}), match="options.start must be a player index 0..1")
+
+
+def counting_applies(fn):
+    """Run fn() counting AzulRules.apply calls (how much of the game it refolds)."""
+    calls = [0]
+    plain = AzulRules.apply
+
+    def counted(self, ev):
+        calls[0] += 1
+        return plain(self, ev)
+    AzulRules.apply = counted
+    try:
+        fn()
+    finally:
+        AzulRules.apply = plain
+    return calls[0]
+
+
+def oracle_lines(name):
+    with open(ORACLES + name) as f:
+        return f.read().splitlines()
+
+
+def test_resume_applies_each_effective_event_once():
+    """Resume is linear: a finished game with 30 undo/redo pairs appended applies each of
+    its events once (cancelled events are dropped before any is applied)."""
+    lines = oracle_lines("azul_2p_5002.jsonl")
+    text = "\n".join(lines) + "\n" + '{"e": "undo"}\n{"e": "redo"}\n' * 30
+    out = []
+    assert counting_applies(lambda: out.append(replay(text)[0])) == len(lines) - 1
+    assert out[0].result() == replay("\n".join(lines) + "\n")[0].result()
+
+
+def test_undo_refolds_at_most_the_current_round():
+    """An undo starts from the state kept before the last round end: undoing the game's
+    last end_round applies nothing, an undo inside a round only that round's events."""
+    lines = oracle_lines("azul_2p_5002.jsonl")
+    s = replay("\n".join(lines) + "\n")[0]
+    assert s.finished and counting_applies(s.undo) == 0 and not s.finished
+    assert counting_applies(s.redo) == 1 and s.finished
+    # mid-game: the second round's end, then two walls of round 3; undo the second wall
+    cut = [i for i in range(len(lines)) if '"end_round"' in lines[i]][1]
+    s = replay("\n".join(lines[:cut + 3]) + "\n")[0]
+    assert s.round == 3 and counting_applies(s.undo) == 2   # round 2's end_round, round 3's first wall
+
+
+def test_any_number_of_undos_matches_the_shorter_record():
+    """Undo k events (across round ends and the game's end) == the record without them;
+    redo brings back the same game (checkpoints never change a result)."""
+    lines = oracle_lines("azul_2p_5002.jsonl")
+    full = replay("\n".join(lines) + "\n")[0].result()
+    s = replay("\n".join(lines) + "\n")[0]
+    for k in range(1, len(lines)):
+        s.undo()
+        assert s.result() == replay("\n".join(lines[:len(lines) - k]) + "\n")[0].result(), k
+    raises(RuleError, s.undo, match="nothing to undo")
+    for k in range(1, len(lines)):
+        s.redo()
+    assert s.result() == full
+
+
+def test_a_cancelled_event_is_not_checked():
+    """An event cancelled by undo never counted, so replay drops it unchecked; the redo
+    stack survives a resume."""
+    bad = {"e": "wall", "p": 0, "tiles": [[1, "blue"]], "floor": 0}   # p0's second wall: refused
+    s, _ = replay(text(header(), W0, bad, {"e": "undo"}, W1))
+    assert s.scores == [1, 0] and s.pending() == [] and not s.can_redo()
+    raises(RuleError, replay, text(header(), W0, bad), match="line 3: player 1's wall is already entered")
+    s, _ = replay(text(header(), W0, W1, {"e": "undo"}))
+    assert s.can_redo() and s.redo() == W1 and s.pending() == []
+
+
+def test_messages_name_players_as_the_screens_do():
+    """One way to name a player in every game: 1-based, as the screens number the seats.
+    Player index 0 holds the marker / start tile; a second claim names "player 1"."""
+    azul = Session(new_header("azul", "colored", ["A", "B"]))
+    azul.add({"e": "wall", "p": 0, "tiles": [], "floor": 1})
+    azul.add({"e": "first", "p": 0})
+    sintra = Session(new_header("sintra", "A", ["A", "B"], {"round_colors": ["pink", "pink", "orange", "yellow", "green", "blue"]}))
+    sintra.add({"e": "first", "p": 0})
+    for s in (azul, sintra):
+        msg = raises(RuleError, s.add, {"e": "first", "p": 1})
+        assert msg.startswith("player 1 already took the "), msg

@@ -115,7 +115,7 @@ def test_side_b_four_windows_times_five_orange():
     r = run(new("B"), "w 0 1 orange;w 0 1 orange;w 0 2 orange;w 0 2 pink;w 0 3 orange;w 0 3 yellow;"
                       "w 0 4 pink;w 0 4 blue;w 0 5 orange;w 0 6 pink;" + R6 + ";" + FIN)
     b = r.breakdown(0)
-    assert (b["side_points"], b["colour"], b["windows_complete"]) == (20, "orange", 4)
+    assert (b["side_points"], b["colour"], b["complete_windows"]) == (20, "orange", 4)
     assert r.breakdown(1)["side_points"] == 0
 
 
@@ -148,7 +148,7 @@ def test_whole_game_six_rounds():
     # VI pink: p0 1 + (2 + 1 + 2); p1 marker 2
     run(r, "w 0 6 pink 1;f 1")
     assert r.pending() == [("leftover", 0), ("leftover", 1)]
-    err(RuleError, r, "e", "leftover glass missing for player 0, 1")
+    err(RuleError, r, "e", "leftover glass missing for player 1, player 2")
     run(r, "l 0 7;l 1 5;e")
     # p0: 23 + 7//3 - 6 (marker) + ornament 5-6 (2 panes) 3 + ornament 7-8 (3 panes) 6 = 28
     # p1: -2 + 5//3 - 2 (marker) + ornament 1-2 (4 panes) 10 = 7
@@ -168,19 +168,19 @@ def test_whole_game_six_rounds():
 def test_event_validation_messages():
     """第二步/第三步 limits: 8 windows, 5 spaces per strip, known colours, players in range."""
     r = new()
-    for script, match in (("w 0 9 blue", "col must be an integer 1..8, got 9"),
-                          ("w 0 1 blue 6", "bonus must be an integer 0..5"),
+    for script, match in (("w 0 9 blue", "window col must be a whole number 1..8, got 9"),
+                          ("w 0 1 blue 6", "window bonus must be a whole number 0..5"),
                           ("w 0 1 purple", "keep must be a glass colour"),
-                          ("w 2 1 blue", "p must be an integer 0..1, got 2"),
-                          ("b 0 -1", "n must be an integer 0..20"),
-                          ("b 0", "n must be an integer 0..20, got None")):
+                          ("w 2 1 blue", "window p must be a whole number 0..1, got 2"),
+                          ("b 0 -1", "broken n must be a whole number 0..20"),
+                          ("b 0", "broken n must be a whole number 0..20, got None")):
         err(RecordError, r, script, match)
-    raises(RecordError, r.apply, {"e": "broken", "p": True, "n": 1}, match="p must be an integer")
+    raises(RecordError, r.apply, {"e": "broken", "p": True, "n": 1}, match="broken p must be a whole number 0..1, got True")
     raises(RecordError, r.apply, {"e": "wall", "p": 0}, match="unknown sintra event 'wall'")
     err(RuleError, r, "w 0 1 pink 0", "colour bonus is at least 1")
     err(RuleError, r, "w 0 1 blue 5", "the kept glass is pink, not blue")
     run(r, "f 1")
-    err(RuleError, r, "f 0", "player 1 already took the start tile")
+    err(RuleError, r, "f 0", "player 2 already took the start tile")
     err(RuleError, r, "l 0 3", "round 6 only (this is round 1)")
     assert r.scores == [0, 0] and r.track_position(0) == 0 and r.track_position(1) == 1
 
@@ -188,7 +188,7 @@ def test_event_validation_messages():
 def test_leftover_bounds_and_order():
     """遊戲結束 1): leftover glass sits on the remaining strips, at most 4 on each."""
     r = run(new(), ";".join("w 0 %d blue;w 0 %d blue" % (c, c) for c in range(1, 8)) + ";" + R6)
-    err(RecordError, r, "l 0 5", "n must be an integer 0..4")
+    err(RecordError, r, "l 0 5", "leftover n must be a whole number 0..4")
     run(r, "l 0 4")
     err(RuleError, r, "l 0 4", "leftover glass is already entered")
     err(RuleError, r, "b 0 1", "leftover glass is already entered")
@@ -202,11 +202,11 @@ def test_options_validation():
     raises(RecordError, new, "A", None, ["red"] + COLS[1:], match="round_colors must be 6 glass colours")
     raises(RecordError, new, "A", None, COLS[:2] + COLS[1:5], match="rounds II..VI each of pink/orange/yellow/green/blue once")
     raises(RecordError, new, "A", None, COLS[:5] + [3], match="round_colors must be 6 glass colours")
-    raises(RecordError, SintraRules, "A", 2, {"round_colors": COLS, "board": [1]}, match="must be objects")
-    raises(RecordError, SintraRules, "C", 2, {"round_colors": COLS}, match="variant must be A or B")
-    raises(RecordError, SintraRules, "A", 5, {"round_colors": COLS}, match="needs 2..4 players")
-    for board, match in (({"windows": [1, 2, 3]}, "board windows must be 8..8 integers"),
-                         ({"track": [0, -1, 2]}, "board track must be 2..30 integers -99..0"),
+    raises(RecordError, SintraRules, "A", 2, {"round_colors": COLS, "board": [1]}, match="options.board must be an object")
+    raises(RecordError, SintraRules, "C", 2, {"round_colors": COLS}, match="sintra has no variant 'C'")
+    raises(RecordError, SintraRules, "A", 5, {"round_colors": COLS}, match="sintra needs 2 to 4 players, got 5")
+    for board, match in (({"windows": [1, 2, 3]}, "board windows must be a list of 8..8 whole numbers"),
+                         ({"track": [0, -1, 2]}, "board track must be whole numbers -99..0, got 2"),
                          ({"track": [0, -2, -1]}, "must fall from 0"),
                          ({"ornaments": [[1, 2], [2, 3]]}, "a column is in two ornaments"),
                          ({"size": 3}, "board: unknown key 'size'")):
