@@ -1,0 +1,99 @@
+"""Resume and undo benchmark: a finished record with undo/redo pairs appended.
+
+    python bench/undo.py [--record tests/golden/5211_long_5p.jsonl] [--pairs 400] [--repeat 3]
+    micropython bench/undo.py --pairs 400
+
+What the device does at boot (replay of data/current.jsonl) and on one undo press. Times:
+  resume_ms   replay of the record with --pairs undo/redo pairs appended (written to --tmp),
+              best of --repeat
+  base_ms     replay of the record alone
+  undo_ms     one undo at the end of the game (it reopens the last round), best of --repeat
+  redo_ms     the redo that follows it
+  undo2_ms    two undos in a row at the end: the second one (the last round's last entry)
+              refolds the game from its start (only the state before the latest round end
+              is kept)
+Prints one JSON line (plus the interpreter). Runs under MicroPython (unix port and a board:
+copy rules_core and the record, run it from the folder that holds them), so arguments are
+parsed by hand and time comes from ticks_us there.
+"""
+import sys
+import time
+import json
+
+sys.path.insert(0, ".")   # run from the repository root (or the board's root)
+
+from rules_core.session import replay  # noqa: E402
+
+USAGE = "usage: undo.py [--record PATH] [--pairs N] [--repeat N] [--tmp PATH]"
+
+
+def _ticks():
+    """(now, diff_ms) in microseconds: ticks_us on MicroPython, perf_counter on CPython."""
+    if hasattr(time, "ticks_us"):
+        return time.ticks_us, lambda a, b: time.ticks_diff(b, a) / 1000
+    return time.perf_counter, lambda a, b: (b - a) * 1000
+
+
+def parse_args(argv):
+    opts = {"record": "tests/golden/5211_long_5p.jsonl", "pairs": 400, "repeat": 3, "tmp": "undo-bench.jsonl"}
+    i = 0
+    while i < len(argv):
+        key = argv[i][2:] if argv[i].startswith("--") else None
+        if key not in opts or i + 1 >= len(argv):
+            print(USAGE)
+            sys.exit(2)
+        opts[key] = argv[i + 1] if key in ("record", "tmp") else int(argv[i + 1])
+        i += 2
+    return opts
+
+
+def main(argv):
+    opts = parse_args(argv)
+    with open(opts["record"]) as f:
+        base = f.read()
+    lines = base.count("\n")
+    with open(opts["tmp"], "w") as f:  # the device replays its record file line by line
+        f.write(base)
+        for _ in range(opts["pairs"]):
+            f.write('{"e": "undo"}\n{"e": "redo"}\n')
+    base = None
+    now, ms = _ticks()
+    best = {"resume_ms": None, "base_ms": None, "undo_ms": None, "redo_ms": None, "undo2_ms": None}
+
+    def keep(key, value):
+        if best[key] is None or value < best[key]:
+            best[key] = value
+
+    for _ in range(opts["repeat"]):
+        with open(opts["record"]) as f:
+            t0 = now()
+            session = replay(f)[0]
+            keep("base_ms", ms(t0, now()))
+        session = None
+        with open(opts["tmp"]) as f:
+            t0 = now()
+            session = replay(f)[0]
+            keep("resume_ms", ms(t0, now()))
+        finished = session.finished
+        t0 = now()
+        session.undo()
+        keep("undo_ms", ms(t0, now()))
+        t0 = now()
+        session.redo()
+        keep("redo_ms", ms(t0, now()))
+        assert session.finished == finished
+        session.undo()
+        t0 = now()
+        session.undo()
+        keep("undo2_ms", ms(t0, now()))
+        session = None
+    impl = sys.implementation
+    out = {"bench": "undo", "record": opts["record"].split("/")[-1], "lines": lines,
+           "pairs": opts["pairs"], "interpreter": "%s %s" % (impl.name, ".".join(str(x) for x in impl.version[:3]))}
+    for k in ("base_ms", "resume_ms", "undo_ms", "redo_ms", "undo2_ms"):
+        out[k] = round(best[k], 2)
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
