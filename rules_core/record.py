@@ -100,8 +100,34 @@ def dumps(obj):
     return "".join(parts)
 
 
+# Bounds on one line, checked before it is parsed: a record line is ~100 bytes and nests 4
+# deep; without them `/dev/zero` or a 1 GB line would fill the memory, and deep nesting
+# would exhaust the parser's recursion (CPython's json recurses on nesting).
+MAX_LINE = 65536  # bytes, not counting the newline
+MAX_DEPTH = 32  # arrays/objects inside one another
+
+
 def parse_line(text):
     """One record line to an object; RecordError if it is not a JSON object."""
+    if text.count("[") + text.count("{") > MAX_DEPTH:  # rare: only then measure the depth
+        depth = 0
+        quoted = escaped = False
+        for ch in text:
+            if quoted:
+                if escaped:
+                    escaped = False
+                elif ch == "\\":
+                    escaped = True
+                elif ch == '"':
+                    quoted = False
+            elif ch == '"':
+                quoted = True
+            elif ch == "[" or ch == "{":
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise RecordError("arrays/objects nested deeper than %d" % MAX_DEPTH)
+            elif ch == "]" or ch == "}":
+                depth -= 1
     try:
         obj = json.loads(text)
     except ValueError:
@@ -112,20 +138,46 @@ def parse_line(text):
 
 
 def lines_of(source):
-    """Yield (lineno, text, complete) from a str or an iterable of lines (e.g. an open file)."""
+    """Yield (lineno, text, complete) from a str, an iterable of lines, or an open file.
+
+    A file is read with readline in pieces of at most 256 bytes (MicroPython reserves the
+    whole size it is given), so memory stays bounded whatever it holds: a line longer than
+    MAX_LINE raises RecordError once MAX_LINE bytes of it have been read.
+    """
     if type(source) is str:
         source = source.split("\n")
         last = source.pop()  # "" when the text ends with a newline
         source = [s + "\n" for s in source]
         if last:
             source.append(last)
+    read = getattr(source, "readline", None)
+    if read is None:
+        source = iter(source)
     n = 0
-    for line in source:
+    while True:
+        line = next(source, None) if read is None else read(256)
+        if not line:
+            return
+        raw = type(line) is bytes
+        nl = b"\n" if raw else "\n"
+        if read is not None and len(line) == 256 and not line.endswith(nl):  # a longer line
+            parts = [line]
+            size = 256
+            while size <= MAX_LINE:
+                part = read(256)
+                parts.append(part)
+                size += len(part)
+                if len(part) < 256 or part.endswith(nl):
+                    break
+            line = line[:0].join(parts)
+            parts = None  # the generator's frame would keep the pieces alive as well
         n += 1
-        if type(line) is bytes:
+        complete = line.endswith(nl)
+        if len(line) - complete > MAX_LINE:
+            raise RecordError("line %d: longer than %d bytes" % (n, MAX_LINE))
+        if raw:
             try:
                 line = line.decode("utf-8")
             except UnicodeError:
                 raise RecordError("line %d: not UTF-8 text" % n)
-        complete = line.endswith("\n")
         yield n, line.rstrip("\r\n") if complete else line, complete

@@ -18,6 +18,9 @@ RECORDS = {
     "twice.jsonl": HEADER + '{"e": "wall", "p": 0, "tiles": [], "floor": 0}\n'
                             '{"e": "wall", "p": 0, "tiles": [], "floor": 0}\n',
     "garbage.jsonl": "this is not a record\n",
+    # RECORD_FORMAT.md "File": arrays/objects nest at most 32 deep
+    "deep.jsonl": HEADER + "[" * 5000 + "]" * 5000 + "\n",
+    "deephead.jsonl": HEADER.replace('"options": {}', '"options": %s' % ("{\"x\": " * 2000 + "1" + "}" * 2000)),
 }
 
 
@@ -58,6 +61,14 @@ CASES = [
     (["replay", "{tmp}/garbage.jsonl"], "azul-companion replay: {tmp}/garbage.jsonl: line 1: not valid JSON"),
     (["replay", "{tmp}/missing.jsonl"], "azul-companion replay: cannot read {tmp}/missing.jsonl"),
     (["replay"], "azul-companion replay: error: the following arguments are required"),
+    (["replay", "{tmp}/deep.jsonl"], "azul-companion replay: {tmp}/deep.jsonl: line 2: arrays/objects nested deeper than 32"),
+    (["replay", "{tmp}/deephead.jsonl"], "azul-companion replay: {tmp}/deephead.jsonl: line 1: arrays/objects nested"),
+    (["export", "{tmp}/deep.jsonl", "--to", "html"], "azul-companion export: {tmp}/deep.jsonl: line 2: arrays/objects"),
+    (["export", "{tmp}/deephead.jsonl", "--to", "bgstats"], "azul-companion export: {tmp}/deephead.jsonl: line 1: arrays"),
+    (["replay", "/dev/zero"], "azul-companion replay: /dev/zero: line 1: longer than 65536 bytes"),
+    (["export", "/dev/zero", "--to", "csv"], "azul-companion export: /dev/zero: line 1: longer than 65536 bytes"),
+    (["export", "{tmp}/colour.jsonl", "--to", "csv", "--out", "{tmp}/colour.jsonl"],
+     "azul-companion export: --out {tmp}/colour.jsonl is one of the records read; refusing to overwrite it"),
 ]
 
 
@@ -84,3 +95,29 @@ def test_unwritable_output_is_one_line(args):
     r = subprocess.run([sys.executable, "-m", "host_tools"] + args, capture_output=True, text=True, timeout=60)
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert r.stderr.count("\n") == 1 and "/proc/no-such-dir" in r.stderr, r.stderr
+
+
+def limited(address_space=None, file_size=None):
+    """preexec_fn: the child may map at most `address_space` bytes / write files of at most
+    `file_size` bytes (a write past it fails with EFBIG; Python ignores SIGXFSZ)."""
+    import resource
+
+    def apply():
+        if address_space:
+            resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+        if file_size:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (file_size, file_size))
+    return apply
+
+
+@pytest.mark.parametrize("command", [["replay"], ["export", "--to", "html"]])
+def test_a_1_gb_line_is_refused_in_bounded_memory(tmp_path, command):
+    """A 1 GB file of one line (sparse: zero bytes, no newline) under a 400 MB address-space
+    limit: read in bounded pieces, it ends in one line, fast, not in MemoryError."""
+    big = tmp_path / "big.jsonl"
+    with open(str(big), "wb") as f:
+        f.truncate(1 << 30)
+    r = subprocess.run([sys.executable, "-m", "host_tools", command[0], str(big)] + command[1:],
+                       capture_output=True, text=True, timeout=60, preexec_fn=limited(address_space=400 << 20))
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr == "azul-companion %s: %s: line 1: longer than 65536 bytes\n" % (command[0], big)
