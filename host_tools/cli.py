@@ -4,11 +4,15 @@ Every failure the user can cause (bad arguments, missing board, broken record) e
 line on stderr and a non-zero exit, never a traceback.
 """
 import argparse
-import json
 import os
+import re
 import sys
+import tempfile
 
-# command -> module that provides add_arguments(parser) and run(args); imported on use
+from host_tools import use_board_layout
+
+# command -> module that provides add_arguments(parser) and run(args); only the module of
+# the command given is imported
 COMMANDS = (
     ("sim", "host_tools.sim", "run the device firmware in the terminal (virtual board)"),
     ("replay", "host_tools.cli", "score a game record and print the result"),
@@ -18,6 +22,41 @@ COMMANDS = (
     ("pull", "host_tools.flash", "copy game records off a board"),
     ("vboard", "host_tools.vboard", "start a virtual board running real MicroPython"),
 )
+RUN_FIRMWARE = ("sim", "vboard")  # commands that import firmware/ modules (app, hal, boards)
+
+
+# a lone surrogate (a "\\ud800" escape in a record, an undecodable byte in a file name) has
+# no UTF-8 form: written out it would raise UnicodeEncodeError
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def printable(text):
+    """text with each lone surrogate shown as U+FFFD, so that it can be written anywhere."""
+    return LONE_SURROGATE.sub("\ufffd", text)
+
+
+def write_atomically(path, text):
+    """Write text (UTF-8) to path through a temporary file in the same folder, renamed over
+    path once complete: a failed write leaves path as it was and no temporary file behind.
+    A path that is not a regular file (/dev/stdout, a pipe) is written in place."""
+    if os.path.exists(path) and not os.path.isfile(path):
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        return
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".%s." % os.path.basename(path))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # as open() would have made it (mkstemp makes 0600)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 class CliError(Exception):
@@ -81,7 +120,7 @@ def format_result(session):
         session.game, session.header["variant"], "final" if r["finished"] else "in progress",
         r["round"], "/%d" % total if total else "")]
     for rank, p in session.standings():
-        lines.append("%2d. %-12s %4d%s" % (rank, session.players[p], r["scores"][p], "  winner" if p in r["winners"] else ""))
+        lines.append("%2d. %-12s %4d%s" % (rank, printable(session.players[p]), r["scores"][p], "  winner" if p in r["winners"] else ""))
     if r["tiebreak"]:
         lines.append("tie-break: %s" % r["tiebreak"])
     return "\n".join(lines)
@@ -128,11 +167,17 @@ def _simulate(args):
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    given = next((a for a in argv if not a.startswith("-")), None)  # the top level has only -h
     parser = _Parser(prog="azul-companion", description="Azul Companion host tools")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, modname, helptext in COMMANDS:
         p = sub.add_parser(name, help=helptext, description=helptext)
         p.set_defaults(module=modname)
+        if name != given:
+            continue
+        if name in RUN_FIRMWARE:
+            use_board_layout()
         try:
             _module(modname).add_arguments(p)
         except ImportError:

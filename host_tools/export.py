@@ -2,12 +2,15 @@
 
     azul-companion export FILE... --to csv|json|bgstats|html [--out F]
 
-csv     one row per game x closed round x player (points that round, total after it)
+csv     one row per game x closed round x player (points that round, total after it); a
+        text cell that starts like a formula (= + - @ tab CR) is led by ' (CSV injection)
 json    a list of replay results (RECORD_FORMAT.md) with the file and player names
 bgstats a BG Stats import file: games, players, locations, plays with playerScores
 html    one self-contained page: a score-by-round SVG line chart and breakdown per game
 
-Every record is replayed with rules_core; scores are never read from anywhere else.
+Every record is replayed with rules_core; scores are never read from anywhere else. --out
+is written under a temporary name and renamed once complete, and is never one of the
+records read. A name that cannot be written as UTF-8 (a lone surrogate) shows as U+FFFD.
 """
 import csv
 import datetime
@@ -16,8 +19,11 @@ import html
 import io
 import json
 import os
+import re
 import sys
 import uuid
+
+from host_tools.cli import printable, write_atomically
 
 FORMATS = ("csv", "json", "bgstats", "html")
 GAME_NAMES = {"azul": "Azul", "sintra": "Azul: Stained Glass of Sintra",
@@ -34,23 +40,33 @@ class ExportError(Exception):
 class Game:
     """One replayed record: what every exporter needs."""
 
-    def __init__(self, path, session, warnings, raw):
+    def __init__(self, path, session, warnings, digest, mtime):
         self.path = path
-        self.name = os.path.basename(path)
-        self.players = list(session.players)
+        self.name = printable(os.path.basename(path))
+        self.players = [printable(n) for n in session.players]
         self.header = session.header
+        self.start = self.header["options"].get("start", 0)  # round 1's start player, checked by Session
         self.result = session.result()
         self.warnings = warnings
-        self.digest = hashlib.sha256(raw).hexdigest()
-        self.date = self._date(path)
+        self.digest = digest
+        self.date = self._date(mtime)
 
-    def _date(self, path):
-        """The header's date if the device wrote one, else the file's modification time."""
+    def _date(self, mtime):
+        """The header's date if a tool wrote one (ISO 8601), else the file's modification time."""
         for key in ("date", "started", "time"):
             value = self.header.get(key)
-            if isinstance(value, str) and len(value) >= 10:
-                return value.replace("T", " ")[:19].ljust(19, "0") if len(value) > 10 else value + " 00:00:00"
-        return datetime.datetime.fromtimestamp(os.path.getmtime(path)).strftime("%Y-%m-%d %H:%M:%S")
+            if isinstance(value, str):
+                try:
+                    when = datetime.datetime.fromisoformat(value.replace("Z", "+00:00"))
+                except ValueError:
+                    continue
+                return when.strftime("%Y-%m-%d %H:%M:%S")  # the wall clock as written
+        return datetime.datetime.fromtimestamp(mtime).strftime("%Y-%m-%d %H:%M:%S")
+
+    def seats(self):
+        """[(name, k)] per seat, k counting earlier seats of the same name: two Anns at one
+        table are two people, while the first Ann of every game is one."""
+        return [(name, self.players[:p].count(name)) for p, name in enumerate(self.players)]
 
     def totals_by_round(self):
         """[[total per player] per closed round]."""
@@ -67,33 +83,35 @@ class Game:
         return out
 
 
-def record_lines(text):
-    """Split on "\\n" only (JSON strings may hold other line separators); keep the ends."""
-    parts = text.split("\n")
-    last = parts.pop()
-    lines = [p + "\n" for p in parts]
-    if last:
-        lines.append(last)  # no newline: a torn write, replay warns and drops it
-    return lines
+class _Hashing:
+    """A binary file whose readline also feeds a SHA-256 (a play's stable id)."""
+
+    def __init__(self, f):
+        self.f = f
+        self.sha = hashlib.sha256()
+
+    def readline(self, size=-1):
+        data = self.f.readline(size)
+        self.sha.update(data)
+        return data
 
 
 def load(paths):
+    """Replay every record (read line by line in bounded pieces); ExportError on the first bad one."""
     from rules_core.session import replay
 
     games = []
     for path in paths:
         try:
             with open(path, "rb") as f:
-                raw = f.read()
+                reader = _Hashing(f)
+                session, warnings = replay(reader)
+                mtime = os.fstat(f.fileno()).st_mtime
         except OSError as e:
             raise ExportError("cannot read %s: %s" % (path, e.strerror or e))
-        try:
-            session, warnings = replay(record_lines(raw.decode("utf-8")))
-        except UnicodeError:
-            raise ExportError("%s: not UTF-8 text" % path)
         except ValueError as e:
             raise ExportError("%s: %s" % (path, e))
-        games.append(Game(path, session, warnings, raw))
+        games.append(Game(path, session, warnings, reader.sha.hexdigest(), mtime))
     return games
 
 
@@ -101,22 +119,35 @@ def load(paths):
 def to_csv(games):
     keys = sorted({k for g in games for b in g.result["breakdown"] for k in b})
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(["file", "game", "variant", "date", "round", "seat", "player", "round_points",
-                "total", "final_score", "winner"] + ["final_" + k for k in keys])
+    writer = csv.writer(out, lineterminator="\r\n")  # RFC 4180; a lone CR in a cell gets quoted too
+
+    def row(cells):
+        writer.writerow([_inert(c) for c in cells])
+
+    row(["file", "game", "variant", "date", "round", "seat", "player", "round_points",
+         "total", "final_score", "winner"] + ["final_" + k for k in keys])
     for g in games:
         r = g.result
         for n, (points, totals) in enumerate(zip(g.points_by_round(), g.totals_by_round()), 1):
             for p, name in enumerate(g.players):
                 b = r["breakdown"][p]
-                w.writerow([g.name, r["game"], r.get("variant", g.header.get("variant", "")), g.date, n, p, name,
-                            points[p], totals[p], r["scores"][p], int(p in r["winners"])]
-                           + [_cell(b.get(k, "")) for k in keys])
+                row([g.name, r["game"], r.get("variant", g.header.get("variant", "")), g.date, n, p, name,
+                     points[p], totals[p], r["scores"][p], int(p in r["winners"])]
+                    + [_cell(b.get(k, "")) for k in keys])
     return out.getvalue()
 
 
 def _cell(v):
     return json.dumps(v) if isinstance(v, (list, dict)) else v
+
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what spreadsheets run as a formula (OWASP)
+
+
+def _inert(cell):
+    """A text cell a spreadsheet would run as a formula, led by ' as OWASP advises against CSV
+    injection; numbers (negative ones included) stay numbers."""
+    return "'" + cell if isinstance(cell, str) and cell.startswith(FORMULA_START) else cell
 
 
 # --- json --------------------------------------------------------------------------------------
@@ -139,10 +170,10 @@ def _uuid(*parts):
 def to_bgstats(games):
     """BG Stats' import file: tables of games/players/locations, plays point into them by id."""
     now = datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
-    players, game_ids, plays = {}, {}, []
+    players, game_ids, plays = {}, {}, []  # players: (name, k) of Game.seats -> id
     for g in games:
-        for name in g.players:
-            players.setdefault(name, len(players) + 1)
+        for seat in g.seats():
+            players.setdefault(seat, len(players) + 1)
         game_ids.setdefault(g.result["game"], len(game_ids) + 1)
     for g in games:
         r = g.result
@@ -168,15 +199,15 @@ def to_bgstats(games):
             "comments": "Azul Companion record %s" % g.name,
             "scoringSetting": 0,
             "playerScores": [{
-                "playerRefId": players[name],
+                "playerRefId": players[seat],
                 "score": str(scores[p]),
                 "winner": p in winners,
                 "rank": ranks[p],
                 "seatOrder": p + 1,
-                "startPlayer": p == 0,
+                "startPlayer": p == g.start,
                 "newPlayer": False,
                 "role": "",
-            } for p, name in enumerate(g.players)],
+            } for p, seat in enumerate(g.seats())],
         })
     data = {
         "games": [{"id": i, "uuid": _uuid("game", key), "name": GAME_NAMES.get(key, key),
@@ -184,8 +215,9 @@ def to_bgstats(games):
                    "highestWins": True, "noPoints": False, "isBaseGame": True, "isExpansion": False,
                    "cooperative": False, "modificationDate": now}
                   for key, i in game_ids.items()],
-        "players": [{"id": i, "uuid": _uuid("player", name), "name": name, "isAnonymous": False,
-                     "modificationDate": now} for name, i in players.items()],
+        "players": [{"id": i, "uuid": _uuid("player", name, *([k + 1] if k else [])),
+                     "name": "%s (%d)" % (name, k + 1) if k else name, "isAnonymous": False,
+                     "modificationDate": now} for (name, k), i in players.items()],
         "locations": [{"id": 1, "uuid": _uuid("location", "table"), "name": "Azul Companion",
                        "modificationDate": now}],
         "plays": plays,
@@ -255,16 +287,23 @@ def to_html(games):
         rows = ["<tr><th></th>%s</tr>" % "".join(
             '<th style="color:%s">%s</th>' % (PALETTE[p % len(PALETTE)], e(n)) for p, n in enumerate(g.players))]
         for n, row in enumerate(g.points_by_round(), 1):
-            rows.append("<tr><td>round %d</td>%s</tr>" % (n, "".join("<td>%+d</td>" % v for v in row)))
+            rows.append("<tr><td>Round %d</td>%s</tr>" % (n, "".join("<td>%+d</td>" % v for v in row)))
         for k in keys:
-            rows.append("<tr><td>%s</td>%s</tr>" % (e(k.replace("_", " ")), "".join(
+            rows.append("<tr><td>%s</td>%s</tr>" % (e(label(k)), "".join(
                 "<td>%s</td>" % e(_text(b.get(k, ""))) for b in r["breakdown"])))
-        rows.append("<tr><td><b>score</b></td>%s</tr>" % "".join(
+        rows.append("<tr><td><b>Score</b></td>%s</tr>" % "".join(
             '<td class="%s">%d%s</td>' % ("win" if p in r["winners"] else "", s, " &#9733;" if p in r["winners"] else "")
             for p, s in enumerate(r["scores"])))
         body.append("<table>%s</table>" % "".join(rows))
     return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Azul Companion report</title>'
             "<style>%s</style></head><body>\n%s\n</body></html>\n" % (STYLE, "\n".join(body)))
+
+
+def label(key):
+    """A breakdown key as a reader would write it: "complete_rows" -> "Complete rows",
+    "deck1" -> "Deck 1"."""
+    words = re.sub(r"(?<=[a-z])(?=[0-9])", " ", key.replace("_", " "))
+    return words[:1].upper() + words[1:]
 
 
 def _text(v):
@@ -284,8 +323,18 @@ def add_arguments(parser):
     parser.add_argument("--out", help="output file (default: stdout)")
 
 
+def _same_file(a, b):
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet)
+        return False
+
+
 def run(args):
     try:
+        for path in args.files if args.out else ():
+            if _same_file(args.out, path):
+                raise ExportError("--out %s is one of the records read; refusing to overwrite it" % args.out)
         games = load(args.files)
         text = WRITERS[args.to](games)
     except ExportError as e:
@@ -296,8 +345,7 @@ def run(args):
             sys.stderr.write("%s: warning: %s\n" % (g.path, w))
     if args.out:
         try:
-            with open(args.out, "w", encoding="utf-8", newline="") as f:
-                f.write(text)
+            write_atomically(args.out, text)
         except OSError as e:
             sys.stderr.write("azul-companion export: cannot write %s: %s\n" % (args.out, e.strerror or e))
             return 1

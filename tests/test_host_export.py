@@ -152,3 +152,138 @@ def test_html_renders_in_headless_chromium(records, tmp_path):
     for hexcode in export.PALETTE[:2]:  # seats 1 and 2 in the first chart, above the fold
         count = sum(n for n, rgb in colours if near(rgb, hexcode))
         assert count > 200, "chart colour %s has only %d pixels" % (hexcode, count)
+
+
+def header(players, **extra):
+    h = {"format": "azul-companion-record", "v": 1, "game": "azul", "variant": "colored", "players": players,
+         "options": extra.pop("options", {})}
+    h.update(extra)
+    return json.dumps(h)
+
+
+def two_rounds(players, **extra):
+    """HAND's two rounds (Ann 2, Ben 5 for two players), every further seat entering nothing."""
+    lines = [header(players, **extra)]
+    for line in HAND.splitlines()[1:]:
+        lines.append(line)
+        if line.startswith('{"e": "wall", "p": 1'):
+            lines += ['{"e": "wall", "p": %d, "tiles": [], "floor": 0}' % p for p in range(2, len(players))]
+    return "\n".join(lines) + "\n"
+
+
+def test_csv_text_cells_cannot_run_as_formulas_and_numbers_stay_numbers(tmp_path):
+    """OWASP CSV injection: a text cell starting with = + - @ tab or CR is led by '."""
+    names = ['=HYPERLINK("http://example.com/x","click")', "+1", "-2", "@SUM(A1)"]
+    records = [tmp_path / "=1+1.jsonl", tmp_path / "tab.jsonl"]
+    records[0].write_text(two_rounds(names))
+    # Ann (seat 1) scores 1 in round 1, then floor 2 in round 2: -1 that round (rulebook
+    # "Floor line": the first two slots are -1 each; the score never drops below 0)
+    records[1].write_text(two_rounds(["\tTab", "\rCR"]).replace(
+        '{"e": "wall", "p": 0, "tiles": [[1, "yellow"]], "floor": 1}', '{"e": "wall", "p": 0, "tiles": [], "floor": 2}'))
+    out = tmp_path / "out.csv"
+    r = run_cli("export", str(records[0]), str(records[1]), "--to", "csv", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    with open(str(out), encoding="utf-8", newline="") as f:
+        text = f.read()
+    rows = list(csv.DictReader(io.StringIO(text, newline="")))
+    assert {row["player"] for row in rows} == {"'" + n for n in names + ["\tTab", "\rCR"]}
+    assert {row["file"] for row in rows} == {"'=1+1.jsonl", "tab.jsonl"}
+    for row in rows:
+        for cell in row.values():  # only a negative number may start like a formula
+            assert not cell.startswith(export.FORMULA_START) or cell[1:].isdigit() and cell[0] == "-", row
+    tab = [row for row in rows if row["file"] == "tab.jsonl" and row["seat"] == "0"]
+    assert [(row["round_points"], row["total"]) for row in tab] == [("1", "1"), ("-1", "0")]  # numbers, unquoted
+    assert "\ntab.jsonl,azul,colored," in text and ",-1,0," in text
+    assert {row["final_floor"] for row in tab} == {"-1"}  # what the floor took: 1 point, not 2
+
+
+def test_bgstats_duplicate_names_start_player_and_minutes(tmp_path):
+    first = tmp_path / "first.jsonl"
+    first.write_text(two_rounds(["Ann", "Ann", "Ben"], date="2024-05-06T10:30", options={"start": 2}))
+    second = tmp_path / "second.jsonl"
+    second.write_text(two_rounds(["Ann", "Cy"], started="2024-05-07T21:05:09+02:00"))
+    third = tmp_path / "third.jsonl"
+    third.write_text(two_rounds(["Ann", "Cy"], date="2024-05-08"))
+    data = json.loads(export.export([str(first), str(second), str(third)], "bgstats"))
+    names = {p["id"]: p["name"] for p in data["players"]}
+    assert sorted(names.values()) == ["Ann", "Ann (2)", "Ben", "Cy"]
+    assert len({p["uuid"] for p in data["players"]}) == 4
+    plays = data["plays"]
+    seats = [[names[s["playerRefId"]] for s in play["playerScores"]] for play in plays]
+    assert seats == [["Ann", "Ann (2)", "Ben"], ["Ann", "Cy"], ["Ann", "Cy"]]
+    assert plays[0]["playerScores"][0]["playerRefId"] == plays[1]["playerScores"][0]["playerRefId"]
+    assert [s["score"] for s in plays[0]["playerScores"]] == ["2", "5", "0"]
+    assert [s["startPlayer"] for s in plays[0]["playerScores"]] == [False, False, True]  # options.start = 2
+    assert [s["startPlayer"] for s in plays[1]["playerScores"]] == [True, False]  # default: seat 1
+    assert [p["playDate"] for p in plays] == ["2024-05-06 10:30:00", "2024-05-07 21:05:09", "2024-05-08 00:00:00"]
+
+
+def test_html_rows_have_human_labels():
+    page = export.export([os.path.join(ROOT, "tests", "golden", name)
+                          for name in ("5211_long_5p.jsonl", "azul_grey_4p.jsonl")], "html")
+    labels = [cell.split("</td>")[0] for cell in page.split("<tr><td>")[1:]]
+    assert {"Deck 1", "Deck 4", "Complete rows", "Roosters kept", "Round 1", "<b>Score</b>"} <= set(labels)
+    assert not [label for label in labels if "_" in label or any(c.isdigit() for c in label.split(" ")[0])]
+    assert export.label("cards_kept") == "Cards kept" and export.label("deck12") == "Deck 12"
+
+
+def test_a_lone_surrogate_in_a_name_is_shown_not_a_crash(tmp_path):
+    """A record may hold a JSON escape of half a UTF-16 pair; it has no UTF-8 form. Every
+    output writes U+FFFD in its place; a file name that is not UTF-8 is shown the same way."""
+    record = tmp_path / "half.jsonl"
+    record.write_text(two_rounds(["Ann\ud800", "Ben"]))
+    assert "Ann\\ud800" in record.read_text()  # as JSON writes it
+    r = subprocess.run([sys.executable, "-m", "host_tools", "replay", str(record)], capture_output=True, cwd=ROOT, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert "Ann\ufffd" in r.stdout.decode("utf-8")
+    odd = os.path.join(os.fsencode(str(tmp_path)), b"odd-\xff.jsonl")
+    shutil.copyfile(str(record), odd)
+    for fmt in export.FORMATS:
+        out = tmp_path / ("out." + fmt)
+        r = subprocess.run([sys.executable, "-m", "host_tools", "export", str(record), odd, "--to", fmt, "--out", str(out)],
+                           capture_output=True, cwd=ROOT, timeout=60)
+        assert r.returncode == 0, r.stderr
+        text = out.read_bytes().decode("utf-8")
+        if fmt in ("json", "bgstats"):
+            text = json.dumps(json.loads(text), ensure_ascii=False)
+        assert "Ann\ufffd" in text and "odd-\ufffd.jsonl" in text, fmt
+        r = subprocess.run([sys.executable, "-m", "host_tools", "export", str(record), "--to", fmt],
+                           capture_output=True, cwd=ROOT, timeout=60)
+        assert r.returncode == 0 and "Ann" in r.stdout.decode("utf-8"), r.stderr
+
+
+def test_out_is_replaced_only_by_a_complete_file(tmp_path, records):
+    """A write that fails halfway (the file-size limit makes it fail with EFBIG) leaves the
+    earlier --out as it was, and no temporary file; a new --out is not created."""
+    import resource
+
+    def small_files():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+    old = tmp_path / "report.html"
+    old.write_text("the report of last week\n")
+    for out in (old, tmp_path / "new.html"):
+        r = subprocess.run([sys.executable, "-m", "host_tools", "export"] + records + ["--to", "html", "--out", str(out)],
+                           capture_output=True, text=True, cwd=ROOT, timeout=60, preexec_fn=small_files)
+        assert r.returncode == 1 and "Traceback" not in r.stderr
+        assert r.stderr == "azul-companion export: cannot write %s: File too large\n" % out
+    assert old.read_text() == "the report of last week\n"
+    assert sorted(os.listdir(str(tmp_path))) == ["full.jsonl", "hand.jsonl", "report.html"]
+    r = run_cli("export", *records, "--to", "html", "--out", str(old))
+    assert r.returncode == 0 and old.read_text().startswith("<!DOCTYPE html>")
+    assert oct(old.stat().st_mode & 0o777) == oct(0o666 & ~umask())
+
+
+def umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def test_out_never_overwrites_an_input(tmp_path, records):
+    before = open(records[0], "rb").read()
+    for spelling in (records[0], os.path.join(os.path.dirname(records[0]), ".", os.path.basename(records[0]))):
+        r = run_cli("export", records[1], records[0], "--to", "csv", "--out", spelling)
+        assert r.returncode == 1
+        assert r.stderr == "azul-companion export: --out %s is one of the records read; refusing to overwrite it\n" % spelling
+    assert open(records[0], "rb").read() == before
