@@ -88,6 +88,10 @@ def test_fresh_venv_runs_the_installed_copy(wheel, tmp_path):
     r = subprocess.run([str(venv / "bin" / "azul-companion"), "replay", record], **run)
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[0] == "azul (colored) - final after round 6"
+    # the firmware's modules (app, hal, boards) are found in the installed copy
+    r = subprocess.run([str(venv / "bin" / "azul-companion"), "sim", "--script", "OK"], **run)
+    assert r.returncode == 0, r.stderr
+    assert "Azul" in r.stdout.splitlines()
     r = subprocess.run([str(venv / "bin" / "azul-companion"), "flash", "--dry-run", "--port", "socket://x:1"], **run)
     assert r.returncode == 0, r.stderr
     assert "firmware/main.py" in r.stdout and "rules_core/session.py" in r.stdout

@@ -36,6 +36,8 @@ def describe(session, ev):
 def unload_other_games(game):
     """Drop the rules and entry-screen modules of every other title: a board's heap holds
     the code of one game (module bytecode loaded from .mpy files lives on the heap)."""
+    if sys.implementation.name == "cpython":  # a desktop: classes others imported stay the same
+        return
     from rules_core.games import GAMES
     for g in GAMES:
         if g.key == game:
