@@ -21,6 +21,10 @@ format, not MicroPython's), code.py (starts main.py), boot.py (firmware/circuitp
 gives the drive to the code so the app can save), board.txt, and in lib/ the Adafruit
 libraries the firmware imports, from their PyPI packages (CIRCUITPYTHON_LIBS). The drive's
 boot_out.txt must name CircuitPython 9 or newer; data/ (the records) is never touched.
+
+Pull: the board's current record and history folder -> DIR/current.jsonl, DIR/history/;
+a local file with other content is never replaced (the board's copy gets a -1, -2...
+suffix, and the command says so).
 """
 import errno
 import hashlib
@@ -528,7 +532,11 @@ def flash_drive(drive, board, say=print):
 
 # --- pull ---------------------------------------------------------------------------------------
 def pull(port, to, say=print):
-    """Copy the current record and the history folder into `to`; returns the local files."""
+    """Copy the current record and the history folder into `to`; returns the local files.
+
+    A local file is never replaced: the board's copy goes beside one with other content as
+    name-1.jsonl (name-2, ...), which is said; one with the same content is left as it is.
+    """
     paths = load_paths()
     out = board_exec(port, "import os\n"
                            "def _ok(p):\n    try:\n        os.stat(p)\n        return 1\n    except OSError:\n        return 0\n"
@@ -544,15 +552,51 @@ def pull(port, to, say=print):
         say("no game records on the board")
         return []
     os.makedirs(os.path.join(to, "history"), exist_ok=True)
-    args, local = [], []
-    for r in remote:
-        dest = os.path.join(to, "history", r.rsplit("/", 1)[-1]) if r.startswith(paths.HISTORY_DIR + "/") \
-            else os.path.join(to, r.rsplit("/", 1)[-1])
-        args += (["+"] if args else []) + ["fs", "cp", ":" + r, dest]
-        local.append(dest)
-    mpremote(port, *args, progress=lambda line: line.startswith("cp ") and say(line))
-    say("pulled %d records into %s" % (len(local), to))
+    # copied into a folder of our own first, so that a copy cut short touches nothing of `to`
+    staging = tempfile.mkdtemp(prefix=".pull-", dir=to)
+    try:
+        args = []
+        for i, r in enumerate(remote):
+            args += (["+"] if args else []) + ["fs", "cp", ":" + r, os.path.join(staging, "%d.jsonl" % i)]
+        count = [0]
+
+        def progress(line):
+            if line.startswith("cp "):
+                count[0] += 1
+                say("[%d/%d] %s" % (count[0], len(remote), remote[count[0] - 1]))
+
+        mpremote(port, *args, progress=progress)
+        local, kept = [], 0
+        for i, r in enumerate(remote):
+            name = r.rsplit("/", 1)[-1]
+            dest = os.path.join(to, "history", name) if r.startswith(paths.HISTORY_DIR + "/") else os.path.join(to, name)
+            path, new = place(os.path.join(staging, "%d.jsonl" % i), dest)
+            if not new:
+                kept += 1
+            elif path != dest:
+                say("%s holds another game: the board's %s is saved as %s" % (dest, r, path))
+            local.append(path)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    new = len(local) - kept
+    say("pulled %d record%s into %s%s" % (new, "" if new == 1 else "s", to,
+                                         " (%d already there)" % kept if kept else ""))
     return local
+
+
+def place(staged, dest):
+    """Move a pulled file to dest, or to the first free name-K.ext when dest holds other
+    bytes. Returns (path, new): new is False when dest or a name-K.ext already holds the
+    same bytes (nothing is moved)."""
+    base, ext = os.path.splitext(dest)
+    path, k = dest, 0
+    while os.path.exists(path):
+        if os.path.isfile(path) and sha256_file(path) == sha256_file(staged):
+            return path, False
+        k += 1
+        path = "%s-%d%s" % (base, k, ext)
+    os.replace(staged, path)
+    return path, True
 
 
 # --- CLI ------------------------------------------------------------------------------------------

@@ -132,19 +132,49 @@ def test_flash_lands_verified_files_and_boots_main(board, tmp_path, monkeypatch)
     assert booted.read_text() == "pico data/current.jsonl"
 
 
-def test_pull_round_trips_records(board, tmp_path):
+RECORD = open(os.path.join(ROOT, "tests", "oracles", "azul-random-games", "azul_2p_5000.jsonl"), "rb").read()
+
+
+def board_records(tmp_path, current, history):
+    """Put a current record and history files {name: bytes} on the virtual board's flash."""
     paths = flash.load_paths()
     root = tmp_path / "flash"
-    record = open(os.path.join(ROOT, "tests", "oracles", "azul-random-games", "azul_2p_5000.jsonl"), "rb").read()
     (root / paths.HISTORY_DIR).mkdir(parents=True)
-    (root / paths.CURRENT).write_bytes(record[:200])
-    (root / paths.HISTORY_DIR / "g1.jsonl").write_bytes(record)
-    (root / paths.HISTORY_DIR / "notes.txt").write_bytes(b"not a record")
+    (root / paths.CURRENT).write_bytes(current)
+    for name, data in history.items():
+        (root / paths.HISTORY_DIR / name).write_bytes(data)
+
+
+def test_pull_round_trips_records(board, tmp_path):
+    record = RECORD
+    board_records(tmp_path, record[:200], {"g1.jsonl": record, "notes.txt": b"not a record"})
     out = tmp_path / "pulled"
     got = flash.pull(board.url, str(out), say=lambda s: None)
     assert sorted(os.path.relpath(p, str(out)) for p in got) == ["current.jsonl", os.path.join("history", "g1.jsonl")]
     assert (out / "current.jsonl").read_bytes() == record[:200]
     assert (out / "history" / "g1.jsonl").read_bytes() == record
+
+
+def test_pull_never_replaces_a_different_local_file(board, tmp_path):
+    record = RECORD
+    board_records(tmp_path, record[:300], {"g1.jsonl": record})
+    out = tmp_path / "pulled"
+    (out / "history").mkdir(parents=True)
+    (out / "current.jsonl").write_bytes(record[:200])  # an earlier pull of the same game, shorter
+    (out / "history" / "g1.jsonl").write_bytes(record)  # already pulled
+    said = []
+    got = flash.pull(board.url, str(out), say=said.append)
+    assert (out / "current.jsonl").read_bytes() == record[:200]
+    assert (out / "current-1.jsonl").read_bytes() == record[:300]
+    assert sorted(os.path.relpath(p, str(out)) for p in got) == ["current-1.jsonl", os.path.join("history", "g1.jsonl")]
+    assert "%s holds another game: the board's data/current.jsonl is saved as %s" % (
+        out / "current.jsonl", out / "current-1.jsonl") in said
+    assert said[-1] == "pulled 1 record into %s (1 already there)" % out
+    assert sorted(os.listdir(str(out))) == ["current-1.jsonl", "current.jsonl", "history"]  # no staging left
+    said.clear()
+    flash.pull(board.url, str(out), say=said.append)  # again: everything is already there
+    assert said[-1] == "pulled 0 records into %s (2 already there)" % out
+    assert sorted(os.listdir(str(out))) == ["current-1.jsonl", "current.jsonl", "history"]
 
 
 def test_errors_are_one_line(board, tmp_path):
