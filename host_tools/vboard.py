@@ -7,15 +7,15 @@ prints the serial port (`/dev/pts/N`) and, with --tcp, `socket://127.0.0.1:PORT`
 `mpremote connect /dev/pts/N ls`, `cp`, `exec`, `run`, `reset`, `mip install` work as on a
 board. DIR (default ./vboard-flash) is the board's flash, mounted at "/" inside MicroPython.
 
-How: the interpreter runs host_tools/fakes/vboard/vbrepl.py (fake `machine`, `neopixel`,
-REPL protocols) with pipes as its stdin/stdout. This process relays bytes between those
+How: the interpreter runs host_tools/fakes/vboard/vbrepl.py (REPL protocols, with the fake
+`machine` and `neopixel` of host_tools/fakes/mp) with pipes as its stdin/stdout. This process relays bytes between those
 pipes and the pty master / socket client, turns "\\n" into "\\r\\n" like a UART console,
 turns Ctrl-C into SIGINT while user code runs, and restarts the interpreter on a soft or
 hard reset, keeping the pty and socket, as a USB serial port that comes back.
 
 Buttons: press()/hold()/release()/play() queue pin levels (from the board file's button
 pins) in DIR.buttons, next to the flash; the fake machine.Pin applies them on the board's
-clock and reports each step done (see fakes/vboard/vb_machine.py), so the firmware's real
+clock and reports each step done (see fakes/mp/machine.py), so the firmware's real
 ButtonLogic debounces them; steps the board has not sampled yet survive a reset, so a
 button held before `mpremote reset` is held at power-on (safe mode). Screen: Ssd1306
 rebuilds the display RAM from the I2C lines of the trace.
@@ -349,7 +349,7 @@ class VirtualBoard:
     def button_pins(self):
         """Button name -> (pin, level when pressed), from the board file."""
         if self._pins is None:
-            from boards import load  # firmware/boards, on sys.path through host_tools
+            from boards import load  # firmware/boards (host_tools.use_board_layout)
             b = load(self.board)
             pressed = 0 if b.get("button_pull", "up") == "up" else 1
             self._pins = {name: (pin, pressed) for name, pin in (b.get("buttons") or {}).items()}

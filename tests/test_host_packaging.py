@@ -37,9 +37,10 @@ def test_manifest_freezes_every_firmware_folder_and_the_core():
             assert ("module", entry, "firmware") in frozen, entry
 
 
-def test_virtual_board_side_compiles_for_micropython():
-    here = os.path.join(ROOT, "host_tools", "fakes", "vboard")
-    files = [os.path.join(d, n) for d, _, ns in os.walk(here) for n in ns if n.endswith(".py")]
+def test_virtual_board_side_and_fakes_compile_for_micropython():
+    files = [os.path.join(d, n) for top in ("vboard", "mp")
+             for d, _, ns in os.walk(os.path.join(ROOT, "host_tools", "fakes", top)) for n in ns if n.endswith(".py")]
+    assert len(files) >= 4
     for path in files:
         r = subprocess.run([flash.mpy_cross(), "-o", os.devnull, path], capture_output=True, text=True, timeout=60)
         assert r.returncode == 0, (path, r.stderr)

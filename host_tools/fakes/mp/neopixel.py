@@ -1,11 +1,13 @@
-"""Fake MicroPython `neopixel` (same shape as micropython-lib's driver: buf in GRB wire
-order, ORDER, write()). write() counts frames and, while `frames` is a list, keeps a copy
-of each; set frames = None to write without allocating (heap_lock tests).
+"""Fake MicroPython `neopixel` (the shape of micropython-lib's driver: buf in GRB wire order,
+ORDER, write()). write() counts frames in `writes` and keeps the last machine.KEEP in
+`frames` (set frames = None to write without allocating: heap_lock tests); on the virtual
+board it also records the bytes it would send (machine.board).
 """
+import machine
 
 
 class NeoPixel:
-    ORDER = (1, 0, 2, 3)
+    ORDER = (1, 0, 2, 3)  # GRB(W), as the MicroPython driver
 
     def __init__(self, pin, n, bpp=3, timing=1):
         self.pin = pin
@@ -33,5 +35,7 @@ class NeoPixel:
 
     def write(self):
         self.writes += 1
+        if machine.board:
+            machine.board.record("np", getattr(self.pin, "id", self.pin), self.buf)
         if self.frames is not None:
-            self.frames.append(bytes(self.buf))
+            machine.keep(self.frames, bytes(self.buf))

@@ -5,7 +5,8 @@ Environment (set by host_tools/vboard.py):
   VBOARD_MODE   "friendly" (power-on / hard reset: boot.py then main.py, then the REPL),
                 "raw" (soft reset from the raw REPL: boot.py only, back to the raw REPL), or
                 "repl" (after a program ignored Ctrl-C: straight to the friendly REPL)
-  VBOARD_TRACE  optional file for peripheral records (see vb_trace.py)
+  VBOARD_TRACE  optional file for peripheral records (see vb_host.py)
+  VBOARD_BUTTONS  file of button steps from the host (see vb_host.py)
 
 Protocols, as MicroPython's shared/runtime/pyexec.c speaks them (mpremote relies on them):
   friendly REPL ">>> "; Ctrl-A -> raw REPL; Ctrl-B -> banner; Ctrl-C -> new prompt;
@@ -15,7 +16,7 @@ Protocols, as MicroPython's shared/runtime/pyexec.c speaks them (mpremote relies
   "\\x05A\\x01" -> raw-paste: "R\\x01", window size (2 bytes LE) and "\\x01", then the host
   sends at most one window per "\\x01" we send, ending with "\\x04" which we echo.
 Newlines are sent as "\\n"; the host side turns them into "\\r\\n" like a board's UART.
-Control lines for the host go to stderr (vb_trace.control): BUSY/IDLE while user code runs
+Control lines for the host go to stderr (vb_host.control): BUSY/IDLE while user code runs
 (so Ctrl-C becomes SIGINT -> KeyboardInterrupt), RAW/FRIENDLY for the REPL mode, and
 SOFT/RESET to be restarted.
 """
@@ -24,12 +25,16 @@ import io
 import os
 import sys
 
-import vb_machine
-import vb_trace
-import neopixel
+# the fake `machine` and `neopixel` the tests use too, from ../mp (the unix port puts this
+# script's folder first on sys.path); boot() then gives the board its own sys.path, and
+# imports of them find these modules in sys.modules, whatever the flash holds
+sys.path.insert(1, sys.path[0] + "/../mp")
+import machine  # noqa: E402,F401
+import neopixel  # noqa: E402,F401
+import vb_host  # noqa: E402
 
-sys.modules["machine"] = vb_machine
-sys.modules["neopixel"] = neopixel
+vb_host.plug_in()
+control = vb_host.control
 
 WINDOW = 128  # raw-paste flow-control window, as a board with a 256-byte stdin buffer
 BANNER = b"MicroPython virtual board (unix port) with the Azul Companion fakes\nType \"help()\" for more information.\n"
@@ -58,13 +63,13 @@ def read_byte():
 def run(code, name, mode):
     """Compile and run user code in the board's __main__ globals; errors are printed."""
     try:  # BUSY inside the try: the host may send SIGINT as soon as it reads it
-        vb_trace.control("BUSY")
+        control("BUSY")
         exec(compile(code, name, mode), _globals)
     except SystemExit:
         pass
     except BaseException as e:  # KeyboardInterrupt included, as on a board
         print_exception(e)
-    vb_trace.control("IDLE")
+    control("IDLE")
 
 
 def run_file(path):
@@ -77,13 +82,13 @@ def run_file(path):
 
 
 def soft_reset():
-    vb_trace.control("SOFT")
+    control("SOFT")
     while True:  # the host restarts the process
         read_byte()
 
 
 def raw_repl():
-    vb_trace.control("RAW")
+    control("RAW")
     _write(b"raw REPL; CTRL-B to exit\n")
     while True:
         _write(b">")
@@ -116,7 +121,7 @@ def raw_repl():
 
 def run_raw(code):
     try:
-        vb_trace.control("BUSY")
+        control("BUSY")
         exec(compile(code, "<stdin>", "exec"), _globals)
     except SystemExit:
         pass
@@ -124,10 +129,10 @@ def run_raw(code):
         _write(b"\x04")
         print_exception(e)
         _write(b"\x04")
-        vb_trace.control("IDLE")
+        control("IDLE")
         return
     _write(b"\x04\x04")
-    vb_trace.control("IDLE")
+    control("IDLE")
 
 
 def raw_paste(command):
@@ -155,7 +160,7 @@ def raw_paste(command):
 
 
 def friendly_repl():
-    vb_trace.control("FRIENDLY")
+    control("FRIENDLY")
     _write(BANNER)
     lines = []
     line = bytearray()
@@ -222,7 +227,7 @@ def boot():
                 friendly_repl()
                 mode = "raw"
         except KeyboardInterrupt:  # a Ctrl-C that raced the end of user code
-            vb_trace.control("IDLE")
+            control("IDLE")
 
 
 boot()
