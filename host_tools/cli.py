@@ -21,6 +21,7 @@ COMMANDS = (
     ("flash", "host_tools.flash", "compile with mpy-cross and copy the firmware to a board"),
     ("pull", "host_tools.flash", "copy game records off a board"),
     ("vboard", "host_tools.vboard", "start a virtual board running real MicroPython"),
+    ("web", "host_tools.web", "the device as an offline web page (MicroPython webassembly)"),
 )
 RUN_FIRMWARE = ("sim", "vboard")  # commands that import firmware/ modules (app, hal, boards)
 

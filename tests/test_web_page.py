@@ -1,0 +1,244 @@
+"""The device as a web page, in Chromium: the same firmware files on MicroPython webassembly.
+
+`azul-companion web` builds the site; it is served on 127.0.0.1 and driven by Playwright
+with the system Chromium (tests/web_browser.py). The keys come from the app tests' Driver
+playing the same game in the simulator (CPython), so the page must end on the same screen
+and write the same record bytes as the simulator did.
+"""
+import json
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+import test_app_games as games
+import web_browser as wb
+from hal.keys import NAMES, CODE_MASK, LONG, OK
+from rules_core import azul_engine
+from rules_core.record import replay
+
+pytestmark = pytest.mark.skipif(wb.why_unavailable() is not None, reason=str(wb.why_unavailable()))
+
+TOAST_GONE_MS = 1700  # messages show 1.5 s; the simulator's `wait` lets 2 s pass
+
+
+@pytest.fixture(scope="module")
+def url():
+    with wb.served_site() as u:
+        yield u
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    with wb.browser() as b:
+        yield b
+
+
+@pytest.fixture
+def context(chromium):
+    ctx = chromium.new_context(viewport=wb.PHONE)
+    yield ctx
+    ctx.close()
+
+
+def driver_game(tmp_path, seed, checkpoint=None):
+    """A 2-player Azul engine game played by the Driver in the simulator: (driver, the
+    engine's scores, the keys up to the checkpoint, the screen there). The Driver waits at
+    the checkpoint and at the end, so that no message covers the screen."""
+    header, events, scores = azul_engine.random_game(2, seed, "colored")[:3]
+    if checkpoint is None:
+        checkpoint = len(events)
+    d = games.Driver(tmp_path)
+    d.new_game("Azul", "coloured", 2)
+    games.play_azul(d, header, events[:checkpoint])
+    d.wait()
+    mid, mid_screen = list(d.keys), d.app.text()
+    games.play_azul(d, header, events[checkpoint:])
+    d.wait()
+    return d, scores, mid, mid_screen
+
+
+def play(page, keys, how=wb.press):
+    """Key events into the page; None (the Driver's wait) lets the messages time out."""
+    for k in keys:
+        if k is None:
+            page.wait_for_timeout(TOAST_GONE_MS)
+        else:
+            how(page, [k])
+
+
+def check_final(page, d, scores):
+    """The page shows what the simulator showed; its record is the simulator's, byte for
+    byte, and replays (rules_core on CPython) to the scores on the page and the engine's."""
+    shown = wb.screen(page)
+    assert shown == d.app.text()
+    text = wb.record(page)
+    assert text == d.record()
+    session = replay(text)[0]
+    r = session.result()
+    assert r["finished"] and r["scores"] == scores
+    for rank, p in session.standings()[:len(shown) - 1]:
+        assert any(line.startswith("%d %-7s%4d" % (rank, session.players[p][:7], r["scores"][p])) for line in shown), shown
+
+
+def test_a_game_by_key_presses_survives_a_reload(context, url, tmp_path):
+    d, scores, mid, mid_screen = driver_game(tmp_path, 3, checkpoint=14)
+    page = wb.open_page(context, url)
+    assert wb.screen(page)[0] == "Azul Companion"
+    play(page, mid)
+    assert wb.screen(page) == mid_screen
+    page.reload()
+    wb.wait_ready(page)
+    assert wb.screen(page) == mid_screen  # the same scoreboard, resumed from localStorage
+    play(page, d.keys[len(mid):])
+    check_final(page, d, scores)
+
+
+def test_a_game_by_clicking_the_buttons(context, url, tmp_path):
+    d, scores = driver_game(tmp_path, 8)[:2]
+    page = wb.open_page(context, url)
+    play(page, d.keys, wb.click)
+    check_final(page, d, scores)
+
+
+def simulate(tmp_path, seed):
+    path = tmp_path / ("azul_2p_%d.jsonl" % seed)
+    subprocess.run([sys.executable, "-m", "host_tools", "simulate", "--game", "azul", "--players", "2",
+                    "--seed", str(seed), "--out", str(path)], check=True, capture_output=True, timeout=120)
+    return path
+
+
+def open_record(page, path):
+    """Open a file with the page's "Open a record"; the status line it answers with."""
+    page.evaluate("document.getElementById('status').textContent = ''")
+    page.set_input_files("#open-record", str(path))
+    page.wait_for_function("document.getElementById('status').textContent !== ''")
+    return page.inner_text("#status")
+
+
+def test_open_a_simulated_record_then_download_it_and_the_history(context, url, tmp_path):
+    """A record from `azul-companion simulate` opens as the current game; the game it
+    replaces goes into the history; the downloads hold the stored bytes, laid out as `pull`."""
+    page = wb.open_page(context, url)
+    d = games.Driver(tmp_path / "sim")
+    d.new_game("Azul", "coloured", 2)
+    wb.press(page, d.keys)
+    first = wb.record(page)
+    assert first == d.record()
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(first + '{"e": "first", "p": 7}\n', encoding="utf-8")
+    assert open_record(page, bad).startswith("bad.jsonl: line 2: ")  # one line: the file and the line
+    assert wb.record(page) == first
+
+    path = simulate(tmp_path, 4)
+    text = path.read_text(encoding="utf-8")
+    assert open_record(page, path) == "opened %s" % path.name
+    assert wb.record(page) == text
+    session = replay(text)[0]
+    r = session.result()
+    shown = wb.screen(page)
+    assert shown[0] == "Azul final"
+    for rank, p in session.standings():
+        assert "%d %-7s%4d" % (rank, session.players[p][:7], r["scores"][p]) in shown
+
+    with page.expect_download() as info:
+        page.click("#download-record")
+    assert info.value.suggested_filename.endswith(".jsonl")
+    assert open(info.value.path(), encoding="utf-8").read() == text
+    with page.expect_download() as info:
+        page.click("#download-history")
+    with zipfile.ZipFile(info.value.path()) as z:
+        assert z.testzip() is None  # every CRC right
+        assert z.namelist() == ["current.jsonl", "history/000001.jsonl"]
+        assert z.read("current.jsonl").decode() == text
+        assert z.read("history/000001.jsonl").decode() == first
+
+
+def sim_picture(tmp_path, keys):
+    """The simulator's --screenshot of the screen after these keys (4x, LEDs under it)."""
+    from PIL import Image
+    script = " ".join(NAMES[k & CODE_MASK] + (":long" if k & LONG else "") for k in keys)
+    png = tmp_path / "sim.png"
+    subprocess.run([sys.executable, "-m", "host_tools", "sim", "--script", script, "--data",
+                    str(tmp_path / "sim-data"), "--screenshot", str(png)],
+                   check=True, capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
+    return Image.open(png).convert("RGB")
+
+
+def test_the_page_draws_the_simulators_picture(context, url, tmp_path):
+    """The Azul wall form with a tile set: the same 128x64 pixels on the canvas as in the
+    simulator's screenshot, and the same colour in each of the 25 LEDs (the wall)."""
+    import io
+    from PIL import Image
+    d = games.Driver(tmp_path / "drv")
+    d.new_game("Azul", "coloured", 2)
+    d.entry("Wall Red")
+    d.set("R2", "yellow")
+    d.set("R1", "blue")
+    sim = sim_picture(tmp_path, d.keys)
+    page = wb.open_page(context, url)
+    wb.press(page, d.keys)
+    page.wait_for_timeout(TOAST_GONE_MS)
+    box = page.evaluate("""(() => { const c = document.getElementById('oled'), r = c.getBoundingClientRect();
+        return {x: r.x + c.clientLeft, y: r.y + c.clientTop, width: c.clientWidth, height: c.clientHeight}; })()""")
+    shot = Image.open(io.BytesIO(page.screenshot(clip=box))).convert("L")
+    s = shot.width // 128
+    assert shot.size == (128 * s, 64 * s) and s >= 2  # whole device pixels per OLED pixel
+    page_px = [[shot.getpixel((x * s + s // 2, y * s + s // 2)) > 128 for x in range(128)] for y in range(64)]
+    sim_px = [[sum(sim.getpixel((x * 4 + 2, y * 4 + 2))) > 384 for x in range(128)] for y in range(64)]
+    assert page_px == sim_px
+    assert 300 < sum(map(sum, page_px)) < 128 * 64 - 300  # a real screen, neither blank nor full
+    dots = page.evaluate("[...document.querySelectorAll('#leds .led')].map(e => getComputedStyle(e).backgroundColor)")
+    sim_leds = ["rgb(%d, %d, %d)" % sim.getpixel((8 + (i % 5) * 24 + 9, 256 + 8 + (i // 5) * 24 + 9))
+                for i in range(25)]
+    assert dots == sim_leds
+    assert len(set(dots)) >= 3  # the wall shows colours, not one shade
+
+
+def test_it_starts_offline_once_visited(context, url):
+    """The service worker caches the whole site: with the network gone, a reload still
+    boots the device and its game. The manifest names what an installed app needs."""
+    page = wb.open_page(context, url)
+    wb.press(page, [OK])
+    menu = wb.screen(page)
+    assert page.evaluate("navigator.serviceWorker.ready.then(r => !!r.active)")
+    manifest = page.evaluate("fetch('manifest.webmanifest').then(r => r.json())")
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "./"
+    assert {i["sizes"] for i in manifest["icons"]} == {"192x192", "512x512"}
+    context.set_offline(True)
+    try:
+        page.reload()
+        wb.wait_ready(page)
+        assert wb.screen(page)[0] == "Azul Companion"  # booted again, from the cache
+        assert page.evaluate("navigator.serviceWorker.controller !== null")
+    finally:
+        context.set_offline(False)
+    assert menu != wb.screen(page)
+
+
+def test_a_full_browser_storage_says_so_and_keeps_the_record(context, url, tmp_path):
+    """localStorage filled to its quota for real: an entry that cannot be stored says
+    "storage full", the stored record stays whole, and a reload resumes it."""
+    d = games.Driver(tmp_path)
+    d.new_game("Azul", "coloured", 2)
+    start = len(d.keys)
+    d.entry("First marker")
+    d.choose("Blue")
+    page = wb.open_page(context, url)
+    wb.press(page, d.keys[:start])
+    before = wb.record(page)
+    filled = page.evaluate("""(() => { let n = 0, size = 1 << 20;
+        while (size >= 16) { try { localStorage.setItem('junk' + n, 'x'.repeat(size)); n++; }
+                            catch (e) { size >>= 1; } }
+        return n; })()""")
+    assert filled > 0
+    wb.press(page, d.keys[start:])
+    assert any("storage full" in line for line in wb.screen(page)), wb.screen(page)
+    assert wb.record(page) == before
+    page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('junk')).forEach(k => localStorage.removeItem(k))")
+    page.reload()
+    wb.wait_ready(page)
+    assert wb.record(page) == before
+    assert replay(before)[0].result()["round"] == 1

@@ -1,0 +1,113 @@
+"""The browser's composition root: what firmware/main.py is on the board, for the web page.
+
+It builds the Pico board's devices over the page (webhal) and runs the same App. The
+browser cannot block in a loop, so the page calls frame() at every animation frame and on
+every press or release; one call is one turn of main.py's loop. The record, settings and
+history live in localStorage under the device's paths, written by the device's Storage.
+"""
+import binascii
+
+import paths
+from boards import load
+from hal import clock
+from hal.buttons import Buttons, ButtonLogic
+from hal.keys import BACK, LONG
+from hal.leds import Leds
+from hal.storage import Storage
+from rules_core.record import replay
+from webhal import LocalFS, PageButtons, WebDisplay, led_writer
+
+BOARD = "pico"
+BUTTONS = ("UP", "DOWN", "LEFT", "RIGHT", "OK", "BACK")
+
+
+class Device:
+    def __init__(self, host):
+        self.board = load(BOARD)
+        d = self.board["display"]
+        self.display = WebDisplay(d["width"], d["height"], host)
+        # uncapped: the page is not a power supply (the board caps at brightness_max)
+        self.leds = Leds(self.board["leds"]["count"], led_writer(host), 1.0, "RGB")
+        self.pins = PageButtons(BUTTONS)
+        # debounce 0: a page's key and pointer events are clean edges, and the page polls on
+        # every one of them; long press (undo on BACK) and auto-repeat as on the board
+        self.buttons = Buttons(ButtonLogic(BUTTONS, 0), self.pins)
+        self.fs = LocalFS(host)
+        self.storage = Storage(self.fs.open, self.fs)
+        self.boot()
+
+    def boot(self):
+        """Power on: the App resumes the current record from storage."""
+        from app.app import App
+        self.app = App(self.display, self.leds, self.storage, clock, self.board)
+        self.frame()
+
+    def frame(self):
+        """One turn of the device's loop: poll the buttons, hand every latched key to the App."""
+        now = clock.ticks_ms()
+        self.buttons.poll(now)
+        self.app.step(now, self.buttons.take())
+        key = self.buttons.take()
+        while key is not None:
+            self.app.step(now, key)
+            key = self.buttons.take()
+
+    def button(self, name, down):
+        """A touch button or its key went down or up."""
+        self.pins.set(name, down)
+        self.frame()
+
+    def hold_back(self):
+        """The `u` key: a long press of BACK (undo), without waiting for it."""
+        self.buttons.logic.push(BACK | LONG)
+        self.frame()
+
+    def led_layout(self):
+        return self.app.settings.get("led_layout", "strip")
+
+    def screen_text(self):
+        return "\n".join(self.app.text())
+
+    def file_hex(self, path):
+        """A stored file's bytes as hex ("" when there is none): the page's downloads."""
+        data = self.fs.read_bytes(path)
+        return binascii.hexlify(data).decode() if data else ""
+
+    def record_hex(self):
+        return self.file_hex(paths.CURRENT)
+
+    def backup_paths(self):
+        """The current record and the finished games, as `pull` copies them off a board."""
+        found = [paths.CURRENT] if self.storage.exists(paths.CURRENT) else []
+        try:
+            names = self.fs.listdir(paths.HISTORY_DIR)
+        except OSError:
+            names = []
+        found += [paths.HISTORY_DIR + "/" + n for n in sorted(names) if n.endswith(".jsonl")]
+        return "\n".join(found)
+
+    def open_record(self, name, hex_data):
+        """Make a record file (from the device or the desktop tools) the current game.
+
+        It is checked first: "" when it was opened, else one line saying what is wrong and
+        where; nothing is changed then. The current game is filed into the history as a new
+        game would file it, the record is stored as the current one, and the device boots.
+        """
+        data = binascii.unhexlify(hex_data)
+        parts = data.split(b"\n")
+        lines = [p + b"\n" for p in parts[:-1]]
+        try:
+            warnings = replay(lines + ([parts[-1]] if parts[-1] else []))[1]
+        except ValueError as e:
+            return "%s: %s" % (name, e)
+        self.app.archive()
+        if self.storage.exists(paths.CURRENT):
+            return "%s not opened: the current game could not be filed" % name
+        try:
+            # complete lines only: a torn last line was reported and is left out
+            self.storage.write_atomic(paths.CURRENT, b"".join(lines).decode("utf-8"))
+        except OSError as e:
+            self.boot()
+            return "%s not opened: storage error %s" % (name, e.args[0] if e.args else e)
+        self.boot()
+        return "%s: %s" % (name, warnings[0]) if warnings else ""
