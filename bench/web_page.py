@@ -10,7 +10,8 @@ Chromium with Playwright (tests/web_browser.py), with a phone-sized window.
 - key press: ms from the key event (event.timeStamp) to the end of its handler, which has
   run one turn of the device loop and put the new frame on the canvas; the browser shows
   it at its next paint. Every key of a complete 2-player Azul game (the app tests' Driver).
-Prints one JSON line per measure. --picture writes a screenshot of the page mid-game.
+Measured at full speed and with the CPU throttled 4x (Chromium's own figure for a mid-range
+phone). Prints one JSON line per measure; --picture writes a screenshot of the page mid-game.
 """
 import argparse
 import json
@@ -35,11 +36,23 @@ def summary(name, values):
             "p95_ms": round(values[int(0.95 * (len(values) - 1))], 2), "max_ms": round(values[-1], 2)}
 
 
-def first_frames(b, url, loads):
+def page_at(ctx, url, slowdown):
+    """A new page whose CPU runs `slowdown` times slower (Chromium's CPU throttling), then the site."""
+    page = ctx.new_page()
+    if slowdown > 1:
+        ctx.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": slowdown})
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto(url)
+    wb.wait_ready(page)
+    return page
+
+
+def first_frames(b, url, loads, slowdown):
     cold, warm = [], []
     for _ in range(loads):
         ctx = b.new_context(viewport=wb.PHONE)
-        page = wb.open_page(ctx, url)
+        page = page_at(ctx, url, slowdown)
         cold.append(page.evaluate("window.azulCompanion.timings.firstFrame"))
         page.evaluate("navigator.serviceWorker.ready")
         page.reload()
@@ -49,48 +62,57 @@ def first_frames(b, url, loads):
     return cold, warm
 
 
+def key_presses(b, url, slowdown):
+    """ms per key of a whole 2-player Azul game typed on the keyboard."""
+    header, events = azul_engine.random_game(2, 3, "colored")[:2]
+    d = games.Driver(pathlib.Path(tempfile.mkdtemp(prefix="azul-bench-")))
+    d.new_game("Azul", "coloured", 2)
+    games.play_azul(d, header, events)
+    ctx = b.new_context(viewport=wb.PHONE)
+    page = page_at(ctx, url, slowdown)
+    wb.press(page, d.keys)
+    assert wb.record(page) == d.record(), "the page's game differs from the simulator's"
+    times = page.evaluate("window.azulCompanion.timings.keys")
+    ctx.close()
+    return times, len(d.keys)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--loads", type=int, default=5)
+    ap.add_argument("--slowdown", type=int, nargs="+", default=[1, 4],
+                    help="CPU slowdowns to measure at (Chromium's throttling; 4 is its mid-range phone)")
     ap.add_argument("--picture", help="write a PNG of the page in the middle of a game")
     args = ap.parse_args()
     reason = wb.why_unavailable()
     if reason:
         sys.exit("bench/web_page.py: " + reason)
     with wb.served_site() as url, wb.browser() as b:
-        cold, warm = first_frames(b, url, args.loads)
-        print(json.dumps(summary("first frame, first visit", cold)))
-        print(json.dumps(summary("first frame, reload (service worker cache)", warm)))
-        ctx = b.new_context(viewport=wb.PHONE)
-        page = wb.open_page(ctx, url)
-        header, events = azul_engine.random_game(2, 3, "colored")[:2]
-        d = games.Driver(pathlib.Path(tempfile.mkdtemp(prefix="azul-bench-")))
-        d.new_game("Azul", "coloured", 2)
-        games.play_azul(d, header, events)
-        wb.press(page, d.keys)
-        assert wb.record(page) == d.record(), "the page's game differs from the simulator's"
-        print(json.dumps(summary("key press to frame (%d keys of a 2-player Azul game)" % len(d.keys),
-                                 page.evaluate("window.azulCompanion.timings.keys"))))
+        for slowdown in args.slowdown:
+            at = "" if slowdown == 1 else ", CPU %dx slower" % slowdown
+            cold, warm = first_frames(b, url, args.loads, slowdown)
+            print(json.dumps(summary("first frame, first visit" + at, cold)))
+            print(json.dumps(summary("first frame, reload (service worker cache)" + at, warm)))
+            times, n = key_presses(b, url, slowdown)
+            print(json.dumps(summary("key press to frame, %d keys of a 2-player Azul game%s" % (n, at), times)))
         if args.picture:
-            picture(ctx, url, args.picture)
-        ctx.close()
+            picture(b, url, args.picture)
 
 
-def picture(ctx, url, path):
-    """The page on a phone in the middle of a game: the Azul wall form, its wall on the LEDs."""
+def picture(b, url, path):
+    """The page on a phone in round 4 of a game: the Azul wall form, the player's wall on the LEDs."""
     header, events = azul_engine.random_game(2, 3, "colored")[:2]
     d = games.Driver(pathlib.Path(tempfile.mkdtemp(prefix="azul-bench-")))
     d.new_game("Azul", "coloured", 2)
-    games.play_azul(d, header, events[:4])
+    games.play_azul(d, header, events[:12])
     d.entry("Wall Red")
-    d.set("R3", "red")
+    d.set("R2", "red")
+    ctx = b.new_context(viewport=wb.PHONE, device_scale_factor=2)
     page = wb.open_page(ctx, url)
-    page.evaluate("localStorage.clear()")
-    page.reload()
-    wb.wait_ready(page)
     wb.press(page, d.keys)
     page.wait_for_timeout(1700)  # no message over the screen
     page.screenshot(path=path)
+    ctx.close()
     print(json.dumps({"picture": path}))
 
 

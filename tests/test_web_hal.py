@@ -212,6 +212,7 @@ def test_open_record_checks_first_then_files_the_current_game(tmp_path):
     assert dev.app.session.finished and dev.app.session.scores == scores
     assert dev.backup_paths().split("\n") == ["data/current.jsonl", "data/history/000001.jsonl"]
     assert dev.file_hex("data/history/000001.jsonl") == mine
+    assert device(Host(items=host.items)).backup_paths() == dev.backup_paths()  # kept over a reload
     torn = good + b'{"e": "no'
     assert "incomplete last line" in dev.open_record("torn.jsonl", binascii.hexlify(torn).decode())
     assert binascii.unhexlify(dev.record_hex()) == good  # stored without the torn line

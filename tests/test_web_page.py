@@ -155,6 +155,15 @@ def test_open_a_simulated_record_then_download_it_and_the_history(context, url, 
         assert z.read("current.jsonl").decode() == text
         assert z.read("history/000001.jsonl").decode() == first
 
+    # undo twice: `u` on the keyboard, then BACK held on the screen past the long press
+    page.keyboard.press("u")
+    page.hover("#pad button[data-key=BACK]")
+    page.mouse.down()
+    page.wait_for_timeout(800)  # the firmware's long press is 600 ms
+    page.mouse.up()
+    assert wb.record(page) == text + '{"e": "undo"}\n' * 2
+    assert replay(wb.record(page))[0].result()["finished"] is False
+
 
 def sim_picture(tmp_path, keys):
     """The simulator's --screenshot of the screen after these keys (4x, LEDs under it)."""
@@ -198,9 +207,17 @@ def test_the_page_draws_the_simulators_picture(context, url, tmp_path):
 
 
 def test_it_starts_offline_once_visited(context, url):
-    """The service worker caches the whole site: with the network gone, a reload still
-    boots the device and its game. The manifest names what an installed app needs."""
+    """Nothing is fetched from anywhere but the site; the service worker caches all of it,
+    so with the network gone a reload still boots the device. The manifest names what an
+    installed app needs, and the six buttons fit a phone held upright, large enough to tap."""
+    requested = []
+    context.on("request", lambda r: requested.append(r.url))
     page = wb.open_page(context, url)
+    for name in wb.BUTTON.values():
+        box = page.locator("#pad button[data-key=%s]" % name).bounding_box()
+        assert box["height"] >= 60 and box["width"] >= 60
+        assert box["x"] >= 0 and box["x"] + box["width"] <= wb.PHONE["width"]
+        assert box["y"] + box["height"] <= wb.PHONE["height"]
     wb.press(page, [OK])
     menu = wb.screen(page)
     assert page.evaluate("navigator.serviceWorker.ready.then(r => !!r.active)")
@@ -216,6 +233,7 @@ def test_it_starts_offline_once_visited(context, url):
     finally:
         context.set_offline(False)
     assert menu != wb.screen(page)
+    assert requested and all(u.startswith(url) for u in requested), requested
 
 
 def test_a_full_browser_storage_says_so_and_keeps_the_record(context, url, tmp_path):
