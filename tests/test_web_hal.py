@@ -13,7 +13,7 @@ import pytest
 
 from hal.keys import BACK, LONG, NAMES, CODE_MASK
 from hal.storage import Storage
-from rules_core.record import replay
+from rules_core.session import replay
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "web"))

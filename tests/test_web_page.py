@@ -16,7 +16,7 @@ import test_app_games as games
 import web_browser as wb
 from hal.keys import NAMES, CODE_MASK, LONG, OK
 from rules_core import azul_engine
-from rules_core.record import replay
+from rules_core.session import replay
 
 pytestmark = pytest.mark.skipif(wb.why_unavailable() is not None, reason=str(wb.why_unavailable()))
 

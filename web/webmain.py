@@ -14,7 +14,7 @@ from hal.buttons import Buttons, ButtonLogic
 from hal.keys import BACK, LONG
 from hal.leds import Leds
 from hal.storage import Storage
-from rules_core.record import replay
+from rules_core.session import replay
 from webhal import LocalFS, PageButtons, WebDisplay, led_writer
 
 BOARD = "pico"
