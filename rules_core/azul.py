@@ -5,6 +5,10 @@ Board data (rulebook seeds 002 zh-TW / 003 ja; digest shared/rules/azul.md):
   COLOURS[(c - r) % 5] for c = 0..4 (printed on the player board).
 - FLOOR_PENALTY: the floor line's printed slots, left to right ("4 tiles and the marker:
   lose 8" = 1+1+2+2+2, seed 002 "計分").
+- TILES_PER_COLOUR: 100 tiles, 20 of each colour (遊戲設置 4). Tiles on a wall stay there;
+  the rest of a completed line goes to the box lid and back into the bag, so at a round's
+  end the walls as they were before it plus this round's complete lines (a line of row r
+  holds r tiles) hold at most 20 of a colour.
 A wall is a 25-bit mask, bit r*5+c for row r, column c (0-based); `cells` keeps the colour
 of every cell (the grey wall has no printed colours).
 """
@@ -15,6 +19,7 @@ from rules_core.errors import RuleError, RecordError
 COLOURS = ("blue", "yellow", "red", "black", "white")
 FLOOR_PENALTY = (1, 1, 2, 2, 2, 3, 3)
 FLOOR_SLOTS = const(7)
+TILES_PER_COLOUR = const(20)
 ROW_BONUS = const(2)
 COLUMN_BONUS = const(7)
 COLOUR_BONUS = const(10)
@@ -97,6 +102,10 @@ class AzulRules(Rules):
         self.bonus = None  # per player (rows, columns, colours) points once finished
         self._walled = [None] * nplayers  # this round's floor count per player, None = not entered
         self._first = None
+        # tiles per colour that are in the game at once this round: on the walls when the
+        # round began, and in the lines completed this round
+        self.on_walls = bytearray(5)
+        self.in_lines = bytearray(5)
 
     # --- questions the entry screens ask ---
     def free_colours(self, p, row):
@@ -196,6 +205,13 @@ class AzulRules(Rules):
             if any(cells[rr * 5 + c] == k + 1 for rr in range(5)):
                 raise RuleError("column %d already has %s on the wall" % (c + 1, COLOURS[k]))
             cells[r * 5 + c] = k + 1
+        in_lines = bytearray(self.in_lines)
+        for r, c, k in placements:
+            in_lines[k] += r + 1
+        for k in range(5):
+            if self.on_walls[k] + in_lines[k] > TILES_PER_COLOUR:
+                raise RuleError("only %d %s tiles exist: %d on the walls before this round + %d in lines completed this round"
+                                % (TILES_PER_COLOUR, COLOURS[k], self.on_walls[k], in_lines[k]))
         # all valid: score top to bottom, each tile seeing those placed before it
         mask = self.walls[p]
         gained = 0
@@ -209,6 +225,7 @@ class AzulRules(Rules):
         self.floor_lost[p] += lost
         self.walls[p] = mask
         self.cells[p] = cells
+        self.in_lines = in_lines
         self._walled[p] = floor
 
     def _end_round(self):
@@ -229,6 +246,12 @@ class AzulRules(Rules):
             self.round += 1
             self._walled = [None] * self.nplayers
             self._first = None
+            self.in_lines = bytearray(5)
+            self.on_walls = bytearray(5)
+            for cells in self.cells:
+                for v in cells:
+                    if v:
+                        self.on_walls[v - 1] += 1
 
     # --- outcome ---
     def rank_key(self, p):

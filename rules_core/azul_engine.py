@@ -24,11 +24,10 @@ from rules_core.compat import const
 from rules_core.errors import RuleError
 from rules_core.games import game
 from rules_core.azul import (COLOURS, FLOOR_PENALTY, FLOOR_SLOTS, ROW_BONUS, COLUMN_BONUS,
-                             COLOUR_BONUS, wall_column)
+                             COLOUR_BONUS, TILES_PER_COLOUR, wall_column)
 
 VARIANTS = game("azul").variants
 FACTORIES = {2: 5, 3: 7, 4: 9}        # displays per player count
-TILES_PER_COLOUR = const(20)
 TILES_PER_FACTORY = const(4)
 # Random play can lock a game (grey-wall rows no colour can finish any more, or the tiles a row
 # needs stuck on other unfinishable lines); after this many rounds it is abandoned. Random games

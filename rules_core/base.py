@@ -61,6 +61,7 @@ class Rules:
         self.rounds_total = None   # None when play decides it (Azul)
         self.start_player = 0      # who starts the current round (Session sets options.start)
         self.finished = False
+        self.closed = False        # the last round has ended and final-scoring entries are awaited
         self.scores = [0] * nplayers
         self.round_scores = []     # every player's total when each round closed
 

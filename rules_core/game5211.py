@@ -85,7 +85,10 @@ class Rules5211(Rules):
         self.deck = 1
         # start_player stays 0: reveals are simultaneous, nobody starts
         self.deck_used_up = False  # long variant: waiting for new_deck
-        self.kept = [0] * nplayers      # cards in each score pile
+        self.kept = [0] * nplayers      # cards kept over the whole game
+        # cards in each score pile: the deck being played's (long variant: a new deck is
+        # shuffled from all 100 cards, score piles included, 久時變體)
+        self.pile = [0] * nplayers
         self.roosters = [0] * nplayers  # roosters among them
         self.deck_points = [[0] * nplayers]  # per deck, per player
         self.round_scoring = []  # per closed round: "roosters", a colour or None
@@ -136,6 +139,7 @@ class Rules5211(Rules):
             keep = kept_cards(self.plays[p], scoring)
             pts = sum(v for c, v in keep)
             self.kept[p] += len(keep)
+            self.pile[p] += len(keep)
             self.roosters[p] += len([1 for c, v in keep if v == 1])
             self.scores[p] += pts
             self.deck_points[-1][p] += pts
@@ -165,6 +169,7 @@ class Rules5211(Rules):
         self.round = 1
         self.seen = bytearray(30)
         self.deck_points.append([0] * self.nplayers)
+        self.pile = [0] * self.nplayers
 
     def pending(self):
         if self.finished:
@@ -200,11 +205,13 @@ class Rules5211(Rules):
         return self.round_scoring[-1] if self.round_scoring else None
 
     def rank_key(self, p):
-        return (self.scores[p], self.kept[p])
+        # 遊戲勝利: on a tie, the most cards in the score pile
+        return (self.scores[p], self.pile[p])
 
     def breakdown(self, p):
         last = self.scoring_colour_of_round()
-        b = {"total": self.scores[p], "cards_kept": self.kept[p], "roosters_kept": self.roosters[p],
+        b = {"total": self.scores[p], "cards_kept": self.kept[p], "score_pile": self.pile[p],
+             "roosters_kept": self.roosters[p],
              "decks": len(self.deck_points), "last_scored": last or "-"}
         for i in range(len(self.deck_points)):
             b["deck%d" % (i + 1)] = self.deck_points[i][p]

@@ -19,12 +19,16 @@
 #   tile and expansion left; then every group of >= 3 hexagons matching a category scores the sum
 #   of its pattern values, +6 for a group of exactly 6. No group holds two identical hexagons, so
 #   a colour group has distinct patterns and a pattern group distinct colours: at most 6 each.
-#   The variant side's extra final bonuses are not in the rulebook text and not recorded.
+#   Variant side (變體規則 "最終計分時有更多額外得分辦法"): more end-game bonuses, not printed in
+#   the rulebook text: each player's bonus points are read off the scoring board's back and
+#   entered as a number (`bonus`).
 #
 # Flow: each round needs one `pass` and then one `round_score` per player; a player's round_score
 # may come once that player has passed (the garden cannot change after passing, so the points are
-# those of phase 2). In round 4 every player's `reserve` and `garden` (allowed once that player
-# has passed) are also required; the round's `end_round` then closes the game (`finished`).
+# those of phase 2). Final scoring: every player's `reserve` and `garden` (and `bonus` on the
+# variant side), each once that player has passed in round 4, before round 4's `end_round` (as
+# the device enters them) or after it (遊戲結束: "then the final scoring"); the game is finished
+# once round 4 has ended and every final entry is in, the same game in either order.
 # pending() lists what is missing. Player 0 is the round-1 start player (the youngest, 進行遊戲).
 #
 # Entry-screen questions: can_buy(p), first_to_pass(), to_pass(), category_values(category),
@@ -51,6 +55,7 @@ MAX_VARIANT_POINTS = const(972)   # 3 categories x MAX_MATCHES x the top pattern
 RESERVE_TILES = const(12)    # 拿取瓷磚和擴建組件: a reserve holds 12 tiles (jokers take tile
 RESERVE_EXPANSIONS = const(2)  # spaces, 遊戲設置) and 2 expansions
 MAX_GROUPS = const(96)       # every hexagon is in at most 2 groups: 2 x (108 + 36) / 3
+MAX_SIDE_BONUS = const(999)  # the variant side's printed end bonuses are not in the text
 
 # Patterns and their values (value = cost = points, 花紋). From the rulebook: tree 1, bird 2
 # (最終計分 "大樹-1、鳥兒-2，如此類推"), butterfly 3, flower 4 (花紋); values 5 and 6 follow
@@ -64,9 +69,9 @@ PATTERNS = ("tree", "bird", "butterfly", "flower", "plant", "lily")   # value = 
 COLOURS = ("blue", "yellow", "lightgreen", "darkgreen", "lilac", "purple")
 CATEGORIES = COLOURS + PATTERNS   # the check track, top to bottom
 
-EVENTS = ("buy", "pass", "round_score", "reserve", "garden", "end_round")
+EVENTS = ("buy", "pass", "round_score", "reserve", "garden", "bonus", "end_round")
 # score parts of breakdown(), signed points; a score is START_SCORE + the sum of its parts
-PARTS = ("bought", "discarded", "first_pass", "rounds", "reserve", "groups", "group_bonus")
+PARTS = ("bought", "discarded", "first_pass", "rounds", "reserve", "groups", "group_bonus", "side_bonus")
 
 
 # Pattern values a hexagon of this category can have: one for a pattern, 1..6 for a colour.
@@ -107,7 +112,9 @@ class GardenRules(Rules):
         self.scores = [START_SCORE] * nplayers
         self.parts = {k: [0] * nplayers for k in PARTS}
         self.first = None        # who passed first this round (D: starts the next round)
-        self.done = []           # (event, p) entered this round: pass, round_score, reserve, garden
+        self.done = []           # (event, p) entered this round: pass, round_score, final entries
+        # the final-scoring entries of each player
+        self.finals = ("reserve", "garden", "bonus") if self.variant == "variant" else ("reserve", "garden")
 
     # ---- questions for the entry screens ----
     def first_to_pass(self):   # this round's first to pass (next start player), or None
@@ -136,13 +143,18 @@ class GardenRules(Rules):
             raise RecordError("unknown garden event %r" % (e,))
         if self.finished:
             raise RuleError("the game is over: no %s after it" % e)
+        if self.closed and e not in self.finals:
+            raise RuleError("round 4 has ended: only the final scoring (%s) is still to enter, not %s"
+                            % (", ".join(self.finals), e))
         if e == "end_round":
             self._end_round()
             return
         p = self.player_field(ev)
         if e != "buy" and (e, p) in self.done:
             raise RuleError("%s already has a %s in round %d" % (player(p), e, self.round))
-        if e in ("reserve", "garden") and self.round != ROUNDS:
+        if e == "bonus" and e not in self.finals:
+            raise RuleError("bonus points are entered on the variant side only")
+        if e in self.finals and self.round != ROUNDS:
             raise RuleError("%s is final scoring, not for round %d" % (e, self.round))
         if e not in ("buy", "pass") and ("pass", p) not in self.done:   # 階段二, 最終計分
             raise RuleError("%s has not passed in round %d" % (player(p), self.round))
@@ -157,6 +169,8 @@ class GardenRules(Rules):
             self.parts[k][p] += gains.get(k, 0)
             total += self.parts[k][p]
         self.scores[p] = total
+        if self.closed:
+            self._finish()
 
     def _buy(self, ev, p):
         if ("pass", p) in self.done:
@@ -181,13 +195,27 @@ class GardenRules(Rules):
             pts += int_field(ev, "points", 0, MAX_VARIANT_POINTS)
         return {"rounds": pts}
 
+    # 最終計分: +1 per joker, minus each tile's and expansion's pattern value. A reserve holds
+    # 12 tiles, jokers included, and 2 expansions. With "expansions" (their values) the
+    # "values" are the tiles'; without it (older records) "values" may hold the expansions too.
     def _reserve(self, ev, p):
         jokers = int_field(ev, "jokers", 0, RESERVE_TILES)
         values = check_ints("reserve values", ev.get("values"), 0, RESERVE_TILES + RESERVE_EXPANSIONS, 1, 6)
-        if jokers + len(values) > RESERVE_TILES + RESERVE_EXPANSIONS:
-            raise RuleError("a reserve holds 12 tiles + 2 expansions, got %d jokers + %d hexagons"
-                            % (jokers, len(values)))
-        return {"reserve": jokers - sum(values)}
+        expansions = ev.get("expansions")
+        if expansions is None:   # an older record: "values" may hold the expansions too
+            expansions = ()
+            room, what = RESERVE_TILES + RESERVE_EXPANSIONS, "tiles and expansions"
+        else:
+            check_ints("reserve expansions", expansions, 0, RESERVE_EXPANSIONS, 1, 6)
+            room, what = RESERVE_TILES, "tiles"
+        if jokers + len(values) > room:
+            raise RuleError("a reserve holds 12 tiles, jokers included, and 2 expansions: got %d jokers + %d %s"
+                            % (jokers, len(values), what))
+        return {"reserve": jokers - sum(values) - sum(expansions)}
+
+    # 變體規則: the variant side's end-game bonuses, as printed, in one number
+    def _bonus(self, ev, p):
+        return {"side_bonus": int_field(ev, "points", 0, MAX_SIDE_BONUS)}
 
     def _garden(self, ev, p):
         groups = ev.get("groups")
@@ -203,28 +231,35 @@ class GardenRules(Rules):
         return gains
 
     def _end_round(self):
-        missing = self.pending()
+        missing = [m for m in self.pending() if m[0] not in self.finals]
         if missing:
             raise RuleError("round %d cannot end: missing %s"
                             % (self.round, ", ".join(["%s of %s" % (e, player(p)) for e, p in missing])))
         self.start_player = self.first
-        self.round_scores.append(list(self.scores))
         if self.round == ROUNDS:
-            self.finished = True
+            self.closed = True
+            self._finish()
             return
+        self.round_scores.append(list(self.scores))
         self.round += 1
         self.first = None
         self.done = []
 
+    # 遊戲結束: round 4 has ended and every final entry is in (either order): the game is over
+    def _finish(self):
+        if not self.pending():
+            self.round_scores.append(list(self.scores))
+            self.finished = True
+
     # ---- the Session contract ----
-    # Entries still required before end_round: passes, round scores, then (round 4) reserves
-    # and gardens; players in turn order from the start player.
+    # Entries still required: passes, round scores, then (round 4) the final entries; players
+    # in turn order from the start player.
     def pending(self):
         if self.finished:
             return []
         need = ("pass", "round_score")
         if self.round == ROUNDS:
-            need += ("reserve", "garden")
+            need += self.finals
         return [(e, p) for e in need for p in self._order() if (e, p) not in self.done]
 
     # start + the signed parts (bought, discarded, ..., group_bonus) == total

@@ -159,6 +159,17 @@ class Session:
         """Entries the current round still needs before end_round: [(event, player), ...]."""
         return self.rules.pending()
 
+    def status(self):
+        """Where the game stands, for reports: "final after round 6/6", "in progress, round
+        3/6" (two rounds closed), "after round 6/6, final scoring to enter"."""
+        r = self.rules
+        of = "/%d" % r.rounds_total if r.rounds_total else ""
+        if r.finished:
+            return "final after round %d%s" % (r.round, of)
+        if r.closed:
+            return "after round %d%s, final scoring to enter" % (r.round, of)
+        return "in progress, round %d%s" % (r.round, of)
+
     def last_round(self):
         """True when the current round is known to be the game's last."""
         return not self.rules.finished and self.rules.last_round()

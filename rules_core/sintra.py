@@ -15,9 +15,10 @@
 #
 # Flow: in rounds I..V `end_round` needs nothing: a round can end without anyone taking the
 # start tile (every factory of one colour, nobody ever takes from the centre), and then the
-# start player stays. In round VI every player's `leftover` must be entered before
-# `end_round`, which runs the final scoring; play events of a player come before their
-# leftover.
+# start player stays. Final scoring (遊戲結束: "after round VI"): every player's `leftover`,
+# entered in round VI before its `end_round` (as the device does) or after it; the final
+# scoring runs once round VI has ended and every leftover is in, the same game in either
+# order. A player's play events come before their leftover.
 #
 # Entry-screen helpers: bonus_colour(), open_windows(p), track_position(p), window_score(p, col),
 # in_play(p), start_tile_taken().
@@ -131,7 +132,7 @@ class SintraRules(Rules):
 
     def in_play(self, p):
         # p can still complete windows, break glass or take the start tile (no leftover yet).
-        return not self.finished and self.leftover[p] is None
+        return not self.closed and self.leftover[p] is None
 
     def start_tile_taken(self):
         # Someone took the start tile from the centre this round.
@@ -148,6 +149,8 @@ class SintraRules(Rules):
             raise RecordError("unknown sintra event %r" % (e,))
         if self.finished:
             raise RuleError("the game is over: no %s after the final scoring" % e)
+        if self.closed and e != "leftover":
+            raise RuleError("round 6 has ended: only leftover glass is still to enter, not %s" % e)
         if e == "end_round":
             return self._end_round()
         p = self.player_field(ev)
@@ -167,6 +170,7 @@ class SintraRules(Rules):
                 raise RuleError("leftover glass is entered in round 6 only (this is round %d)" % self.round)
             # a strip holding 5 is completed at once, so each remaining strip holds at most 4
             self.leftover[p] = int_field(ev, "n", 0, 4 * len(self.open_windows(p)))
+            self._finish()
 
     def _window(self, ev, p):
         col = int_field(ev, "col", 1, NCOLS)
@@ -199,19 +203,23 @@ class SintraRules(Rules):
         self.reset_loss[p] += lose
 
     def _end_round(self):
-        missing = self.pending()
-        if missing:
-            raise RuleError("round 6 cannot end: leftover glass missing for %s" % ", ".join(player(p) for _, p in missing))
         if self.next_start is not None:
             self.start_player = self.next_start
         self.next_start = None
         if self.round < NROUNDS:
+            self.round_scores.append(list(self.scores))
             self.round += 1
         else:
+            self.closed = True
+            self._finish()
+
+    def _finish(self):
+        # 遊戲結束: round VI has ended and every leftover is in (either order): final scoring
+        if self.closed and not self.pending():
             for p in range(self.nplayers):
                 self._final_score(p)
             self.finished = True
-        self.round_scores.append(list(self.scores))
+            self.round_scores.append(list(self.scores))
 
     def _final_score(self, p):
         # 遊戲結束 1) to 3).

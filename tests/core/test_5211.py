@@ -213,3 +213,24 @@ def test_clone_is_independent():
     c = r.clone()
     c.apply(ev(0, "b3"))
     assert r.round_plays(0) == cards("b6 b2") and r.cards_left()[("blue", 3)] == 5
+
+
+def test_long_tie_counts_the_score_pile_of_the_last_deck():
+    """遊戲勝利 with 久時變體: a tie goes to the most cards in the score pile, and each new deck
+    is shuffled from all 100 cards, score piles included, so only the pile of the deck being
+    played counts. Deck 1: player 1 keeps 8 cards (38). Deck 2: player 2 keeps 4 + 4 (19 +
+    19), then orange scores (7 cards, below the cap of 8): player 1 o4 o4 o3 o1 = 12 with 4
+    cards, player 2 o6 o5 o1 = 12 with 3. 50 = 50: player 1 kept 12 cards in the game,
+    player 2 11, but the pile now holds 4 against 11: player 2 wins."""
+    r = Rules5211("long", 5, {})
+    for text in DECK1_38:
+        play_round(r, text)
+    r.apply({"e": "new_deck"})
+    play_round(r, "g2 o2 g2 o2/y6 y5 y4 y4/g2 o2 g2 o2/g3 o3 g3 o3/g3 o3 g3 o3")
+    play_round(r, "t2 g2 t2 g2/b6 b5 b4 b4/t2 g4 t2 g4/t3 g5 t3 g6/t3 g1 t3 g1")
+    assert r.scores[:2] == [38, 38] and not r.finished
+    assert play_round(r, "o4 o4 o3 o1/o6 o5 o1 b3/y2 y2 y3 y3/b2 b2 b3 b3/t2 t2 t4 t4") == "orange"
+    assert r.finished and r.scores == [50, 50, 0, 0, 0]
+    assert (r.kept[0], r.kept[1]) == (12, 11) and (r.pile[0], r.pile[1]) == (4, 11)
+    assert r.rank_key(1) > r.rank_key(0)
+    assert r.breakdown(1)["score_pile"] == 11 and r.breakdown(0)["cards_kept"] == 12

@@ -54,6 +54,13 @@ def test_three_vertical_scores_3():
     assert placement_points(bits((0, 1), (2, 1)), 1, 1) == 3
 
 
+def test_two_above_and_two_left_scores_6_not_5():
+    """計分 (zh-TW) and 得点計算 (ja): each run counts the new tile, so 2 tiles above and 2 to
+    the left make 3 + 3 = 6. The Japanese sheet's example says 5 for this case; its own rule
+    and the Chinese edition give 6, which the device follows."""
+    assert placement_points(bits((0, 2), (1, 2), (2, 0), (2, 1)), 2, 2) == 6
+
+
 def test_four_horizontal_and_three_vertical_scores_7():
     """計分 example: 4 horizontal and 3 vertical → 7."""
     assert placement_points(bits((1, 0), (1, 1), (1, 3), (0, 2), (2, 2)), 1, 2) == 7
@@ -213,3 +220,49 @@ def test_grey_wall_overflow_to_floor():
     raises(RuleError, s.add, wall(0, [[2, 5, "blue"]]), match="column 5 already has blue")
     assert overflow_floor(3, 2) == 5
     assert overflow_floor(6, 4) == 7
+
+
+BLUE_ROWS = [[r, "blue"] for r in range(1, 6)]   # lines 1..5 complete in blue: 15 tiles
+
+
+def test_twenty_tiles_of_a_colour_two_players():
+    """遊戲設置 4: 100 tiles, 20 of each colour. Two players completing lines 1-5 in blue in
+    round 1 would need 15 + 15 = 30 blue tiles at once: refused. 15 + line 1 and line 4
+    (1 + 4) = 20 fits; 15 + line 5 + line 1 (5 + 1) = 21 does not."""
+    s = play([], n=2)
+    s.add(wall(0, BLUE_ROWS))
+    raises(RuleError, s.add, wall(1, BLUE_ROWS),
+           match="only 20 blue tiles exist: 0 on the walls before this round + 30 in lines completed this round")
+    raises(RuleError, s.add, wall(1, [[5, "blue"], [1, "blue"]]), match="+ 21 in lines completed this round")
+    s.add(wall(1, [[1, "blue"], [4, "blue"]]))
+    assert s.pending() == []
+
+
+def test_twenty_tiles_count_the_walls_of_earlier_rounds():
+    """B. 牆面鋪磚 B) and C. 準備下一輪: a completed line's other tiles go to the box lid and
+    back into the bag; the tile on the wall stays. Round 1: four players complete line 5 in
+    blue: 4 x 5 = 20 tiles at once, allowed; 4 blue tiles stay on the walls. Round 2: lines 3
+    and 4 of two players (2 x 7 = 14): 4 + 14 = 18; line 3 of a third player makes 21,
+    line 2 makes 20. Round 3 starts from the 9 blue tiles then on the walls."""
+    s = play([[wall(p, [[5, "blue"]]) for p in range(4)]], n=4)
+    assert s.round == 2
+    s.add(wall(0, [[3, "blue"], [4, "blue"]]))
+    s.add(wall(1, [[3, "blue"], [4, "blue"]]))
+    raises(RuleError, s.add, wall(2, [[3, "blue"]]),
+           match="only 20 blue tiles exist: 4 on the walls before this round + 17 in lines completed this round")
+    s.add(wall(2, [[2, "blue"]]))
+    s.add(wall(3, [[1, "red"]]))
+    s.add({"e": "end_round"})
+    # round 3: the walls hold 4 + 2 + 2 + 1 = 9 blue tiles; 9 + 8 (lines 1, 3, 4) = 17
+    s.add(wall(2, [[1, "blue"], [3, "blue"], [4, "blue"]]))
+    raises(RuleError, s.add, wall(3, [[1, "blue"], [3, "blue"]]),
+           match="only 20 blue tiles exist: 9 on the walls before this round + 12 in lines completed this round")
+    s.add(wall(3, [[3, "blue"]]))   # 9 + 8 + 3 = 20
+
+
+def test_twenty_tiles_on_the_grey_wall():
+    """變體規則: the grey wall changes where a tile goes, not how many tiles there are."""
+    s = play([], n=2, variant="grey")
+    s.add(wall(0, [[r, r, "red"] for r in range(1, 6)]))
+    raises(RuleError, s.add, wall(1, [[5, 1, "red"], [2, 3, "red"]]), match="only 20 red tiles exist")
+    s.add(wall(1, [[5, 1, "red"]]))

@@ -145,13 +145,14 @@ def test_final_round():
     g.apply(ev("reserve", 1, jokers=3, values=[1, 4, 6]))   # 15 + 3 - 11
     assert g.scores == [19, 7] and g.pending() == [("garden", 1)]
     raises(RuleError, final, g, 0, 0, [], [], match="player 1 already has a reserve")
-    raises(RuleError, end, g, match="round 4 cannot end: missing garden of player 2")
     raises(RuleError, g.apply, ev("garden", 1, groups=[{"of": "blue", "values": [3, 3, 1]}]),
            match="a blue group has two butterfly")
     raises(RecordError, g.apply, ev("garden", 1, groups=[[1]]), match="group must be an object")
     g.apply(ev("garden", 1, groups=[]))
+    assert not g.finished and g.pending() == []
     end(g)
     assert g.finished and g.round == 4 and g.pending() == [] and g.scores == [19, 7]
+    assert g.round_scores[-1] == [19, 7]
     raises(RuleError, buy, g, 0, match="game is over")
 
 
@@ -235,6 +236,95 @@ def test_complete_two_player_game():
     end(g)
     assert g.finished and g.round_scores == [[13, 15], [17, 22], [26, 20], [63, 74]]
     assert g.rank_key(1) > g.rank_key(0) and GardenRules.TIEBREAK is None
-    # bought, discarded, first_pass, rounds, reserve, groups, group_bonus
-    assert [g.breakdown(0)[k] for k in PARTS] == [-12, -10, -1, 36, -1, 30, 6]
-    assert [g.breakdown(1)[k] for k in PARTS] == [-6, -7, -3, 32, 0, 37, 6]
+    # bought, discarded, first_pass, rounds, reserve, groups, group_bonus, side_bonus
+    assert [g.breakdown(0)[k] for k in PARTS] == [-12, -10, -1, 36, -1, 30, 6, 0]
+    assert [g.breakdown(1)[k] for k in PARTS] == [-6, -7, -3, 32, 0, 37, 6, 0]
+
+
+def test_jokers_take_reserve_spaces():
+    """拿取瓷磚和擴建組件: a reserve holds at most 12 tiles and 2 expansions; 遊戲設置: jokers
+    sit in the reserve's empty spaces, so they take tile spaces. 最終計分: +1 per joker,
+    minus each tile's and expansion's value. 12 jokers + 2 tiles is too many; 12 jokers +
+    2 expansions (3 and 5) fill it: 12 - 8 = +4; 10 jokers, tiles 1 and 2, expansion 4: +3."""
+    g = GardenRules("standard", 2, {})
+    quiet_rounds(g, 4)   # player 1 passed first 4 times: 11
+    full = ev("reserve", 0, jokers=12, values=[1, 2], expansions=[])
+    raises(RuleError, g.apply, full, match="got 12 jokers + 2 tiles")
+    raises(RecordError, g.apply, ev("reserve", 0, jokers=0, values=[], expansions=[1, 2, 3]),
+           match="reserve expansions must be a list of 0..2 whole numbers")
+    g.apply(ev("reserve", 0, jokers=12, values=[], expansions=[3, 5]))
+    g.apply(ev("reserve", 1, jokers=10, values=[1, 2], expansions=[4]))
+    assert g.scores == [11 + 4, 15 + 3]
+    assert g.breakdown(0)["reserve"] == 4 and g.breakdown(1)["reserve"] == 3
+
+
+def test_reserve_without_expansions_field_reads_older_records():
+    """Records written before "expansions" list the expansions among "values": 12 jokers +
+    2 values may be 2 expansions and is read (12 - 1 - 6 = +5); 12 jokers + 3 values is not."""
+    g = GardenRules("standard", 2, {})
+    quiet_rounds(g, 4)
+    raises(RuleError, g.apply, ev("reserve", 0, jokers=12, values=[1, 6, 1]),
+           match="got 12 jokers + 3 tiles and expansions")
+    g.apply(ev("reserve", 0, jokers=12, values=[1, 6]))
+    assert g.scores[0] == 11 + 5
+
+
+def finish_round_4(g, p_first):
+    """Round 4's phase 1 and 2 for two players who score nothing."""
+    for p in (p_first, 1 - p_first):
+        pas(g, p)
+    for p in (0, 1):
+        rs(g, p, [0, 0, 0], 0)
+
+
+def test_final_scoring_before_or_after_the_last_end_round():
+    """遊戲結束: after round 4's phase 2 "then the final scoring". The device enters reserve and
+    garden before round 4's end_round, other tools after it: the same game either way.
+    Player 1: 11 + 2 jokers - 3 + a bird group 2+2+2 = 16; player 2: 15 - 4 = 11."""
+    finals = [ev("reserve", 0, jokers=2, values=[3]), ev("garden", 0, groups=[{"of": "bird", "values": [2, 2, 2]}]),
+              ev("reserve", 1, jokers=0, values=[4]), ev("garden", 1, groups=[])]
+    results = []
+    for before in (True, False):
+        g = GardenRules("standard", 2, {})
+        quiet_rounds(g, 3)
+        finish_round_4(g, 0)
+        if not before:
+            end(g)
+            assert g.closed and not g.finished and g.pending() == [
+                ("reserve", 0), ("reserve", 1), ("garden", 0), ("garden", 1)]
+            raises(RuleError, buy, g, 0, match="round 4 has ended: only the final scoring (reserve, garden)")
+        for e in finals:
+            g.apply(e)
+        if before:
+            assert not g.finished and g.pending() == []
+            end(g)
+        assert g.finished and g.scores == [16, 11]
+        results.append((g.scores, g.round_scores, [g.breakdown(p) for p in (0, 1)], g.start_player))
+    assert results[0] == results[1]
+
+
+def test_variant_side_end_bonus_as_printed():
+    """變體規則: the variant side has more end-game bonuses ("最終計分時有更多額外得分辦法"),
+    whose numbers the rulebook text does not print: each player's bonus, read off the board,
+    is a final entry. Player 1: 11 + 9 = 20; player 2: 15 + 0 = 15. The standard side has no
+    such entry."""
+    g = GardenRules("variant", 2, {})
+    for _ in range(4):
+        for p in (0, 1):
+            pas(g, p)
+        for p in (0, 1):
+            g.apply(ev("round_score", p, points=0, pillars=0))
+        if g.round < 4:
+            end(g)
+    for p in (0, 1):
+        final(g, p, 0, [], [])
+    assert g.pending() == [("bonus", 0), ("bonus", 1)]
+    end(g)
+    raises(RecordError, g.apply, ev("bonus", 0, points=-1), match="bonus points must be a whole number 0..999")
+    g.apply(ev("bonus", 0, points=9))
+    assert not g.finished
+    g.apply(ev("bonus", 1, points=0))
+    assert g.finished and g.scores == [20, 15] and g.breakdown(0)["side_bonus"] == 9
+    s = GardenRules("standard", 2, {})
+    quiet_rounds(s, 4)
+    raises(RuleError, s.apply, ev("bonus", 0, points=3), match="variant side only")

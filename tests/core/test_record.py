@@ -220,3 +220,24 @@ def test_messages_name_players_as_the_screens_do():
     for s in (azul, sintra):
         msg = raises(RuleError, s.add, {"e": "first", "p": 1})
         assert msg.startswith("player 1 already took the "), msg
+
+
+def test_status_says_which_round_is_being_played():
+    """Reports name the round in play: with two rounds closed, "in progress, round 3"; a game
+    whose last round has ended but whose final scoring is still to enter says so."""
+    s = Session(new_header("azul", "colored", ["A", "B"]))
+    assert s.status() == "in progress, round 1"
+    for _ in range(2):
+        s.add({"e": "wall", "p": 0, "tiles": [], "floor": 0})
+        s.add({"e": "wall", "p": 1, "tiles": [], "floor": 0})
+        s.add(END)
+    assert s.status() == "in progress, round 3"
+    s = Session(new_header("sintra", "A", ["A", "B"], {"round_colors": ["pink", "pink", "orange", "yellow", "green", "blue"]}))
+    for _ in range(5):
+        s.add(END)
+    assert s.status() == "in progress, round 6/6"
+    s.add(END)
+    assert s.status() == "after round 6/6, final scoring to enter"
+    s.add({"e": "leftover", "p": 0, "n": 0})
+    s.add({"e": "leftover", "p": 1, "n": 0})
+    assert s.finished and s.status() == "final after round 6/6"

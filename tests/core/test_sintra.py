@@ -148,7 +148,6 @@ def test_whole_game_six_rounds():
     # VI pink: p0 1 + (2 + 1 + 2); p1 marker 2
     run(r, "w 0 6 pink 1;f 1")
     assert r.pending() == [("leftover", 0), ("leftover", 1)]
-    err(RuleError, r, "e", "leftover glass missing for player 1, player 2")
     run(r, "l 0 7;l 1 5;e")
     # p0: 23 + 7//3 - 6 (marker) + ornament 5-6 (2 panes) 3 + ornament 7-8 (3 panes) 6 = 28
     # p1: -2 + 5//3 - 2 (marker) + ornament 1-2 (4 panes) 10 = 7
@@ -223,3 +222,25 @@ def test_clone_is_independent():
     assert r.scores == [1, 0] and c.scores == [2, 0]
     assert r.open_windows(0) == list(range(1, 9)) and 3 not in c.open_windows(0)
     assert r.round == 1 and c.round == 2 and r.round_scores == []
+
+
+def test_leftover_before_or_after_the_last_end_round():
+    """遊戲結束: "after round VI, the final scoring". The device enters the leftover glass
+    before round VI's end_round, other tools after it: the same game. Side A, default board:
+    player 1 window 1 (1) + 7 panes left (2) - marker on -2 (2 broken) = 1; player 2 takes
+    the start tile (-1 on the track) and has 3 panes left (1): 0."""
+    play = "w 0 1 blue;b 0 2;f 1"
+    results = []
+    for script in (R6 + ";" + play + ";l 0 7;l 1 3;e", R6 + ";" + play + ";e;l 0 7;l 1 3"):
+        r = new()
+        steps = script.split(";")
+        run(r, ";".join(steps[:-1]))
+        assert not r.finished
+        run(r, steps[-1])
+        assert r.finished and r.scores == [1, 0] and r.start_player == 1
+        results.append((r.round_scores, [r.breakdown(p) for p in (0, 1)]))
+    assert results[0] == results[1]
+    r = run(new(), R6 + ";" + play + ";e")
+    assert r.closed and r.pending() == [("leftover", 0), ("leftover", 1)] and len(r.round_scores) == 5
+    err(RuleError, r, "b 0 1", "round 6 has ended: only leftover glass is still to enter, not broken")
+    err(RuleError, r, "e", "round 6 has ended")

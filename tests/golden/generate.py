@@ -83,6 +83,8 @@ def garden_game(seed, variant="standard", n=4):
                         v = rng.randbelow(6)
                         groups.append({"of": PATTERNS[v], "values": [v + 1] * size})
                 ev = {"e": e, "p": p, "groups": groups}
+            elif e == "bonus":
+                ev = {"e": e, "p": p, "points": rng.randbelow(15)}
             else:
                 continue
             s.add(ev)
