@@ -83,6 +83,8 @@ class Driver:
             self.choose(NAMES[i])
         if title != "5211":
             self.choose(NAMES[start])
+        if self.screen.title == "Variant side":  # what the players will read off the board
+            self.choose("OK: start")
 
     def record(self):
         with open(os.path.join(self.data, "current.jsonl"), encoding="utf-8") as f:
@@ -241,6 +243,9 @@ def garden_events(variant):
             evs.append({"e": "garden", "p": 0, "groups": [{"of": "blue", "values": [1, 2, 4]},
                                                            {"of": "bird", "values": [2, 2, 2, 2]}]})
             evs.append({"e": "garden", "p": 1, "groups": []})
+            if variant == "variant":
+                evs.append({"e": "bonus", "p": 0, "points": 7})
+                evs.append({"e": "bonus", "p": 1, "points": 12})
         evs.append({"e": "end_round"})
     return evs
 
@@ -268,6 +273,10 @@ def play_garden(d, events):
             else:
                 d.set("points", ev["points"])
             d.set("pillars", ev["pillars"])
+            d.save()
+        elif e == "bonus":
+            d.entry("Bonus " + name)
+            d.set("points", ev["points"])
             d.save()
         elif e == "garden":
             d.entry("Garden " + name)
@@ -300,3 +309,59 @@ def test_garden_complete_game(tmp_path, variant, label):
         assert r["scores"][0] == 40
         # Blue: 15 - 4 buys x 6 + rounds 4 x (0+2+0... matches [r+1,2,0]) = 18 + pillars 4 = 13
         assert r["scores"][1] == 15 - 24 + 18 + 4
+    else:
+        # variant side, by hand: Red 15 - 4 (first to pass each round) - 2 (discard) + printed
+        # points 5+6+7+8 = 26 - 2 (reserve 1 - 3) + groups 7 + 8 + the side's end bonus 7 = 55;
+        # Blue 15 - 24 (4 buys) + 26 + 4 pillars + end bonus 12 = 33
+        assert r["scores"] == [55, 33]
+        rows = d.screen.rows()
+        assert rows.index(" side_bonus 7") < rows.index("- Blue") < rows.index(" side_bonus 12")
+
+
+def test_garden_variant_setup_says_what_is_read_off_the_board(tmp_path):
+    """Variant side (rulebook 變體規則: its pattern scoring and end bonuses are printed on the
+    board, not in the text): set-up says both will be read off the board; the standard side
+    goes straight to the game."""
+    d = Driver(tmp_path / "v")
+    d.choose("New game")
+    d.choose("Queen's Garden")
+    d.choose("variant side")
+    d.choose("2 players")
+    d.choose(NAMES[0])
+    d.choose(NAMES[1])
+    d.choose(NAMES[0])
+    assert d.screen.title == "Variant side"
+    assert d.rows() == ["You read off the", "board as printed", "each round: pts", "game end: bonus", "OK: start"]
+    d.press(OK)
+    assert type(d.screen).__name__ == "Scoreboard" and d.app.session.variant == "variant"
+    d = Driver(tmp_path / "s")
+    d.new_game("Queen's Garden", "standard", 2)
+    assert type(d.screen).__name__ == "Scoreboard"
+
+
+def test_azul_wall_form_offers_no_colour_beyond_twenty_tiles(tmp_path):
+    """遊戲設置 4 (20 tiles of each colour): Red completes lines 1-5 in blue (15 tiles); on
+    Blue's wall form, line 5 may still be blue (20), and then line 1 offers every colour but
+    blue (21). The entry that is saved scores as the rules say: 1 point for the line-5 tile."""
+    d = Driver(tmp_path)
+    d.new_game("Azul", "coloured", 2)
+    d.entry("Wall Red")
+    for r in range(1, 6):
+        d.set("R%d" % r, "blue")
+    d.save()
+    d.entry("Wall Blue")
+    d.set("R5", "blue")
+    r1 = d.screen.fields[0]
+    offered = set()
+    d.press(DOWN, (0 - d.screen.cursor) % (len(d.screen.fields) + 1))
+    for _ in range(len(r1.choices)):
+        offered.add(r1.value())
+        d.press(RIGHT)
+    assert offered == {None, "yellow", "red", "black", "white"}
+    with pytest.raises(AssertionError, match="R1 cannot be 'blue'"):
+        d.set("R1", "blue")
+    d.set("R1", None)
+    d.save()
+    assert d.app.session.scores[1] == 1
+    s, _ = replay(d.record())
+    assert s.scores == d.app.session.scores

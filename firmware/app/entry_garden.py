@@ -1,8 +1,10 @@
 """Queen's Garden entries: buy a face-down expansion, pass (with discards), the round's
 scoring (three wheel categories and pillars, or printed points on the variant side), and in
-round 4 the final reserve and the garden's scoring groups.
+round 4 the final reserve, the garden's scoring groups and, on the variant side, the end
+bonus points as printed.
 
-Discards and reserve values are entered as counts per pattern value (1..6).
+Discards and reserve tiles are entered as counts per pattern value (1..6), the reserve's
+expansions (at most 2) by their values.
 """
 from rules_core.garden import CATEGORIES, PATTERNS, group_score
 from app.ui import Form, Field, Menu, count_field
@@ -11,9 +13,15 @@ from app import colours
 VALUES = range(1, 7)
 
 
+# what the variant side asks the players to read off the scoring board (16-character rows)
+VARIANT_NOTE = ("You read off the", "board as printed", "each round: pts", "game end: bonus", "OK: start")
+
+
 def options(app, variant, step, done):
-    """New game: no set-up steps of its own."""
-    done({})
+    """New game: on the variant side, say what will be read off the board."""
+    if variant != "variant":
+        return done({})
+    step("Variant side", [(row, lambda: done({})) for row in VARIANT_NOTE])
 
 
 def actions(app):
@@ -33,6 +41,8 @@ def actions(app):
                 items.append(("Reserve %s" % s.players[p], _reserve(app, p)))
             elif e == "garden":
                 items.append(("Garden %s" % s.players[p], lambda p=p: app.show(Groups(app, p))))
+            elif e == "bonus":
+                items.append(("Bonus %s" % s.players[p], _bonus(app, p)))
     return items
 
 
@@ -74,9 +84,19 @@ def _round_score(app, p):
 
 def _reserve(app, p):
     def show():
-        fields = [count_field("jokers", 0, 12)] + [count_field("value %d x" % v, 0, 14) for v in VALUES]
+        expansion = [("-", None)] + [(str(v), v) for v in VALUES]
+        fields = [count_field("jokers", 0, 12)] + [count_field("value %d x" % v, 0, 12) for v in VALUES]
+        fields += [Field("exp 1", expansion), Field("exp 2", expansion)]
         app.show(Form(app, "Reserve " + app.session.players[p], fields, build=lambda v: {
-            "e": "reserve", "p": p, "jokers": v[0], "values": _values(v[1:])}))
+            "e": "reserve", "p": p, "jokers": v[0], "values": _values(v[1:7]),
+            "expansions": [x for x in v[7:] if x]}))
+    return show
+
+
+def _bonus(app, p):
+    def show():
+        app.show(Form(app, "Bonus " + app.session.players[p], [count_field("points", 0, 999)],
+                      build=lambda v: {"e": "bonus", "p": p, "points": v[0]}))
     return show
 
 
