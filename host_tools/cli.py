@@ -116,10 +116,7 @@ def _replay(args):
 def format_result(session):
     """The standings as a small text table."""
     r = session.result()
-    total = session.rounds_total
-    lines = ["%s (%s) - %s after round %d%s" % (
-        session.game, session.header["variant"], "final" if r["finished"] else "in progress",
-        r["round"], "/%d" % total if total else "")]
+    lines = ["%s (%s) - %s" % (session.game, session.variant, session.status())]
     for rank, p in session.standings():
         lines.append("%2d. %-12s %4d%s" % (rank, printable(session.players[p]), r["scores"][p], "  winner" if p in r["winners"] else ""))
     if r["tiebreak"]:

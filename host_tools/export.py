@@ -47,6 +47,7 @@ class Game:
         self.header = session.header
         self.start = self.header["options"].get("start", 0)  # round 1's start player, checked by Session
         self.result = session.result()
+        self.status = session.status()
         self.warnings = warnings
         self.digest = digest
         self.date = self._date(mtime)
@@ -279,9 +280,8 @@ def to_html(games):
         r = g.result
         body.append("<h2>%s (%s) &mdash; %s</h2>" % (e(GAME_NAMES.get(r["game"], r["game"])),
                                                     e(str(r.get("variant", ""))), e(g.name)))
-        body.append('<p class="note">%s, %s after round %d%s</p>' % (
-            e(g.date), "final" if r["finished"] else "in progress", r["round"],
-            ", tie-break: %s" % e(str(r["tiebreak"])) if r.get("tiebreak") else ""))
+        body.append('<p class="note">%s, %s%s</p>' % (
+            e(g.date), e(g.status), ", tie-break: %s" % e(str(r["tiebreak"])) if r.get("tiebreak") else ""))
         body.append(svg_chart(g))
         keys = sorted({k for b in r["breakdown"] for k in b})
         rows = ["<tr><th></th>%s</tr>" % "".join(
