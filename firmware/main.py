@@ -47,7 +47,7 @@ def watchdog(board):
 
 
 def main():
-    from hal import clock, storage
+    from hal import clock
     from hal.buttons import buttons_from_board
     board = load_board(board_name())
     buttons = buttons_from_board(board)
@@ -58,9 +58,10 @@ def main():
     from hal.leds import leds_from_board
     display = display_from_board(board)
     leds = leds_from_board(board)
+    from hal.storage import Storage
     from app.app import App
     gc.collect()
-    app = App(display, leds, storage, clock, board)
+    app = App(display, leds, Storage(), clock, board)
     dog = watchdog(board)
     while True:
         now = clock.ticks_ms()

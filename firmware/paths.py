@@ -5,3 +5,4 @@ CURRENT = "data/current.jsonl"
 HISTORY_DIR = "data/history"
 SETTINGS = "data/settings.json"
 ERRORS = "data/errors.log"
+DAMAGED = "data/damaged-%d.jsonl"  # a record that would not resume, kept untouched for the host tools

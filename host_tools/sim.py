@@ -88,6 +88,9 @@ class Clock:
     def ticks_ms(self):
         return self.now
 
+    def ticks_diff(self, a, b):
+        return a - b
+
 
 def load_board(name):
     from boards import load

@@ -13,7 +13,7 @@ firmware/x -> x.mpy, rules_core/x -> rules_core/x.mpy, and lib/ with ssd1306.mpy
 (micropython-lib's driver) and the fake machine.mpy / neopixel.mpy (host_tools/fakes/mp).
 The display is the real ssd1306 driver whose bus is replaced by a sink that counts
 transfers and keeps nothing; the LEDs are hal.leds over the fake neopixel; storage is the
-real hal.storage module, so the App is built exactly as main.py builds it.
+real hal.storage.Storage, so the App is built exactly as main.py builds it.
 
 The returned dict:
   screen, text    the last screen's class name and the strings of its last frame
@@ -69,12 +69,16 @@ class Clock:
     def ticks_ms(self):
         return self.now
 
+    def ticks_diff(self, a, b):
+        return a - b
 
-def build(name):
+
+def build(name, storage=None):
+    """The App as main.py builds it, on a sink bus and the fake neopixel; (app, clock)."""
     from boards import load
     from hal.display import display_from_board
     from hal.leds import leds_from_board
-    from hal import storage
+    from hal.storage import Storage
     from app.app import App
     board = dict(load(name))
     board["runtime"] = "micropython"  # a CircuitPython board's layout on the MicroPython fakes
@@ -84,7 +88,7 @@ def build(name):
     leds._out.frames = None  # the fake neopixel keeps no copies
     clock = Clock()
     gc.collect()
-    app = App(display, leds, storage, clock, board)
+    app = App(display, leds, storage or Storage(), clock, board)
     app.step(clock.now, None)
     return app, clock
 
@@ -147,10 +151,8 @@ def led_refresh(app, now):
     for i in range(len(SHOWN)):
         SHOWN[i] = None  # every LED differs from what is shown: all are written again
     view.shown = SHOWN
-    view.update(app, now)
-    app.flash_until = now + 100  # and a refused-input flash (every LED red)
-    view.update(app, now)
-    app.flash_until = now
+    app.update_leds(now, False)
+    app.update_leds(now, True)  # and a refused-input flash (every LED red)
 
 
 def redraw(app, now):
@@ -211,7 +213,9 @@ def main():
     print("RESULT " + json.dumps(out))
 
 
-main()  # imported (a .mpy) by: micropython -c "import drive" ARGS.json KEYS
+if len(sys.argv) > 2:
+    main()  # imported (a .mpy) by: micropython -c "import drive" ARGS.json KEYS; other
+    # scripts import it for build()
 '''
 
 

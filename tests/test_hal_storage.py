@@ -5,7 +5,7 @@ tried, so each byte boundary of every line (including inside a multi-byte UTF-8 
 """
 import os
 
-from hal import storage
+from hal.storage import Storage
 from host_tools.vhal import CutStorage, PowerCut
 
 RECORD = "game.jsonl"
@@ -85,16 +85,19 @@ def test_history_move_list_rotate():
     st = CutStorage(None)
     for k in range(5):
         st.append_line("current.jsonl", '{"game": %d}' % k)
-        name = st.move_to_history("current.jsonl", "history", keep=3)
+        name = st.move_to_history("current.jsonl", "history")
+        st.rotate_history("history", 3)
         assert name == "%06d.jsonl" % (k + 1)
         assert not st.exists("current.jsonl")
-    assert st.list_history("history") == ["000003.jsonl", "000004.jsonl", "000005.jsonl"]
+    assert st.history_page("history", 10) == [5, 4, 3]
     assert st.read_lines("history/000005.jsonl") == (['{"game": 4}'], False)
-    assert st.rotate_history("history", 1) == ["000003.jsonl", "000004.jsonl"]
-    assert st.list_history("missing") == []
+    assert st.rotate_history("history", 1) == 2
+    assert st.history_page("history", 10) == [5]
+    assert st.history_page("missing", 10) == []
 
 
 def test_real_filesystem_functions(tmp_path):
+    storage = Storage()
     path = str(tmp_path / "rec.jsonl")
     storage.append_line(path, "one")
     storage.append_line(path, "two")
@@ -111,5 +114,5 @@ def test_real_filesystem_functions(tmp_path):
     assert not os.path.exists(settings + ".tmp")
     hist = str(tmp_path / "history")
     assert storage.move_to_history(path, hist) == "000001.jsonl"
-    assert storage.list_history(hist) == ["000001.jsonl"]
+    assert storage.history_page(hist, 10) == [1]
     assert storage.read_lines(str(tmp_path / "nothing")) == ([], False)

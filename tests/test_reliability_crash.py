@@ -1,5 +1,6 @@
-"""Crash handling: a screen that raises shows a short message, is logged in data/errors.log,
-and the App returns to the scoreboard with the game intact; main.py feeds the watchdog."""
+"""Crash handling: a screen that raises shows a short message, is logged in data/errors.log
+(one summary line, then the traceback indented), and the App returns to the scoreboard with
+the game intact; main.py feeds the watchdog."""
 import os
 import sys
 import types
@@ -8,6 +9,13 @@ from test_app_games import Driver
 from test_app_main import load_main
 from hal.keys import OK, DOWN
 from rules_core.session import replay
+
+
+def crash_log(d):
+    """(summary lines, traceback lines) of data/errors.log: a traceback line is indented."""
+    with open(os.path.join(d.data, "errors.log")) as f:
+        lines = f.read().splitlines()
+    return [l for l in lines if not l.startswith(" ")], [l for l in lines if l.startswith(" ")]
 
 
 def started(tmp_path):
@@ -31,8 +39,9 @@ def test_exception_in_draw_is_shown_logged_and_the_game_kept(tmp_path):
     assert type(d.screen).__name__ == "Scoreboard"
     assert d.app.text()[-1].startswith("error: bad cell")  # the toast line, inverse video
     assert d.app.session.result() == before == replay(d.record())[0].result()
-    with open(os.path.join(d.data, "errors.log")) as f:
-        assert f.read().splitlines() == ["ZeroDivisionError: bad cell"]
+    summary, trace = crash_log(d)
+    assert summary == ["ZeroDivisionError: bad cell"]
+    assert trace[0] == "  Traceback (most recent call last):" and any("in broken" in l for l in trace)
     d.wait()  # the message times out; the scoreboard is back and keys work again
     assert not any(t.startswith("error") for t in d.app.text())
     d.press(OK)
@@ -48,8 +57,9 @@ def test_two_crashes_append_two_log_lines(tmp_path):
             raise RuntimeError(text)
         d.screen.key = broken
         d.press(DOWN)
-    with open(os.path.join(d.data, "errors.log")) as f:
-        assert f.read().splitlines() == ["RuntimeError: one", "RuntimeError: two"]
+    summary, trace = crash_log(d)
+    assert summary == ["RuntimeError: one", "RuntimeError: two"]
+    assert sum(1 for l in trace if "Traceback" in l) == 2
 
 
 class Stop(Exception):

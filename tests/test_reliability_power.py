@@ -5,7 +5,7 @@ per event (firmware/hal/storage.py). CutStorage keeps exactly the first `cut` by
 and fails every later operation, so trying every cut from 0 to the total tries every byte
 of every line and every flush/sync/rename boundary (a cut equal to a line's end stops the
 flush after it). After the cut the flash is rebooted and the game resumed as App.resume()
-does (recover_lines, then replay); the resumed game must be the record up to the last
+does (app.records: settle the tmp file, recover_lines, then replay); the resumed game must be the record up to the last
 complete line, and appending the rest must give the full record's result.
 """
 import glob
@@ -39,11 +39,11 @@ def write_game(st, lines):
 
 
 def boot(st):
-    """App.resume() at power-on: cut a torn last line off the file, replay what is left."""
-    if not st.exists(paths.CURRENT):
-        return None, []
-    lines, _ = st.recover_lines(paths.CURRENT)
-    return replay("".join(l + "\n" for l in lines))[0], lines
+    """The App's resume at power-on (app.records.Records.resume: adopt or drop a tmp file,
+    cut a torn last line off the file, replay what is left): (session, lines on flash)."""
+    from app.records import Records
+    session, _ = Records(st, lambda text: None).resume()
+    return session, st.read_lines(paths.CURRENT)[0]
 
 
 def state(session):
@@ -81,8 +81,8 @@ def cut_one_record(lines):
         except PowerCut:
             pass
         rebooted = st.after_reboot()
-        # the header's rename runs after its flush: a cut at its last byte loses it
-        complete = sum(1 for e in ends if e < cut) if cut <= ends[0] else sum(1 for e in ends if e <= cut)
+        # a cut after the header's last byte leaves it whole in the tmp file: boot renames it
+        complete = sum(1 for e in ends if e <= cut)
         session, got = boot(rebooted)
         assert got == lines[:complete], (cut, complete)
         content = rebooted.content(paths.CURRENT)
@@ -178,7 +178,7 @@ def test_app_driven_by_keys_resumes_after_a_cut_at_every_byte(tmp_path):
             raise AssertionError("cut %d not reached" % cut)
         except PowerCut:
             pass
-        complete = sum(1 for e in ends if e < cut) if cut <= ends[0] else sum(1 for e in ends if e <= cut)
+        complete = sum(1 for e in ends if e <= cut)
         rebooted = st.after_reboot()
         app = app_on(rebooted)
         assert not rebooted.exists(paths.ERRORS), cut

@@ -20,49 +20,11 @@ SCRIPT = r"""
 import sys, os, vfs, json
 sys.path.insert(0, ROOT + "/firmware")
 sys.path.insert(0, ROOT)
+sys.path.insert(0, ROOT + "/tests")
+from mp_blocks import RamBlocks, Cut
 from hal.storage import Storage
 from rules_core.record import dumps
 from rules_core.session import replay
-
-class Cut(Exception):
-    pass
-
-class RamBlocks:
-    # readblocks/writeblocks with the optional offset (littlefs) or whole blocks (FAT)
-    def __init__(self, count, size, data, limit):
-        self.count, self.size = count, size
-        self.data = bytearray(data)
-        self.limit, self.ops = limit, 0
-
-    def _op(self):
-        if self.limit is not None and self.ops >= self.limit:
-            raise Cut()
-        self.ops += 1
-
-    def readblocks(self, n, buf, off=0):
-        a = n * self.size + off
-        buf[:] = self.data[a:a + len(buf)]
-
-    def writeblocks(self, n, buf, off=None):
-        if off is None:  # FAT: one or more whole blocks, each its own flash write
-            for i in range(len(buf) // self.size):
-                self._op()
-                a = (n + i) * self.size
-                self.data[a:a + self.size] = buf[i * self.size:(i + 1) * self.size]
-        else:
-            self._op()
-            a = n * self.size + off
-            self.data[a:a + len(buf)] = buf
-
-    def ioctl(self, op, arg):
-        if op == 4:
-            return self.count
-        if op == 5:
-            return self.size
-        if op == 6:  # erase a block (littlefs)
-            self._op()
-            self.data[arg * self.size:(arg + 1) * self.size] = b"\xff" * self.size
-        return 0
 
 KIND = {"lfs": vfs.VfsLfs2, "fat": vfs.VfsFat}[FS]
 COUNT, SIZE = (64, 512) if FS == "lfs" else (256, 512)
@@ -143,6 +105,8 @@ for k in range(TOTAL):
         continue
     problem = None
     try:
+        st.settle(CUR)  # as the App's boot does: finish or drop an interrupted replace
+        st.settle(SET)
         got = st.recover_lines(CUR)[0] if st.exists(CUR) else []
         must = lines_done(done[0])
         if got != LINES[:len(got)]:

@@ -1,26 +1,26 @@
-"""The App: one game session, the current screen, the record on flash, settings and LEDs.
+"""The App: the open game, the screen stack, messages and the loop that draws a frame.
 
-Power-safe by construction: an event is validated by Session.add() first and only then
-appended to the record (flushed); undo and redo are appended events too, so the record on
-flash always replays to what the screen shows. Boot replays data/current.jsonl.
+Power-safe by construction: records.Records writes an event's line to flash before the
+session applies it, and a write that fails is cut back and said on the screen; undo and redo
+are appended events too, so the record on flash always replays to what the screen shows.
+Boot replays data/current.jsonl and never raises.
+
+Screens form a stack (micro-gui's Screen.change/back): push() opens a screen over the
+current one, back() returns to the one below, show() replaces the current one, and home()
+starts again from the game's scoreboard (or its final standings, or the main menu).
 """
 import gc
-import json
 import sys
 
 import paths
 from hal.keys import BACK, LONG
-from hal.clock import ticks_diff
-from rules_core.record import dumps, new_header
-from rules_core.session import Session, replay
 from app.ui import Canvas
 from app.leds import LedView
+from app.records import Records, why
+from rules_core.record import new_header
 
 TOAST_MS = 1500
 FLASH_MS = 250
-
-# history_keep: finished games kept in data/history; older ones are removed (flash is small)
-DEFAULT_SETTINGS = {"brightness": 3, "symbols": True, "history_keep": 50}
 
 
 def describe(session, ev):
@@ -33,6 +33,14 @@ def describe(session, ev):
     return ev["e"]
 
 
+def _unload(name):
+    if name in sys.modules:
+        del sys.modules[name]
+        pkg, _, attr = name.rpartition(".")
+        if hasattr(sys.modules.get(pkg), attr):
+            delattr(sys.modules[pkg], attr)
+
+
 def unload_other_games(game):
     """Drop the rules and entry-screen modules of every other title: a board's heap holds
     the code of one game (module bytecode loaded from .mpy files lives on the heap)."""
@@ -40,15 +48,54 @@ def unload_other_games(game):
         return
     from rules_core.games import GAMES
     for g in GAMES:
-        if g.key == game:
-            continue
-        for name in (g.module, "app.entry_" + g.key):
-            if name in sys.modules:
-                del sys.modules[name]
-                pkg, _, attr = name.rpartition(".")
-                if hasattr(sys.modules.get(pkg), attr):
-                    delattr(sys.modules[pkg], attr)
+        if g.key != game:
+            _unload(g.module)
+            _unload("app.entry_" + g.key)
     gc.collect()
+
+
+# modules a game in play does not need: the main menu, the new-game steps, the settings file
+MENUS = ("app.system", "app.setup", "app.settings")
+
+
+def unload(names):
+    """Drop modules, imported again when next needed: on a board their bytecode is heap the
+    game's screens can use. Only where code lives on the heap: on CPython a class a test
+    imported must stay the one in use."""
+    if sys.implementation.name != "cpython":
+        for name in names:
+            _unload(name)
+
+
+def _settings():
+    from app import settings  # loaded when needed (boot, a save), then dropped again
+    return settings
+
+
+def wrap(text, n):
+    """text in at most two rows of n characters, broken at a space where one fits."""
+    if len(text) <= n:
+        return [text]
+    cut = text.rfind(" ", 0, n + 1)
+    if cut <= 0:
+        return [text[:n], text[n:2 * n]]
+    return [text[:cut], text[cut + 1:cut + 1 + n]]
+
+
+def traceback_lines(e):
+    """The traceback of e as lines (sys.print_exception on MicroPython, traceback on CPython)."""
+    try:
+        import io
+        buf = io.StringIO()
+        print_exception = getattr(sys, "print_exception", None)  # MicroPython
+        if print_exception is not None:
+            print_exception(e, buf)
+        else:
+            import traceback  # type: ignore[import-not-found]  # CPython (not in the board's stubs)
+            traceback.print_exception(type(e), e, e.__traceback__, file=buf)
+        return buf.getvalue().splitlines()
+    except Exception:  # out of memory while logging a crash: the summary line is enough
+        return []
 
 
 class App:
@@ -58,86 +105,99 @@ class App:
         self.storage = storage
         self.clock = clock
         self.board = board
+        self.records = Records(storage, self.log)
         self.session = None
         self.screen = None
-        self.toast = ""
+        self.stack = []  # screens, the current one last
+        self.toast = []  # the message rows drawn over the bottom of the screen
         self.toast_until = 0
+        self.toast_sticky = False  # shown until the next key instead
         self.flash_until = 0
         self.flash_shown = False
         self.now = 0
         self.dirty = True
         self.entered = 0  # events entered since boot (LedView redraws the seats when it moves)
-        storage.ensure_dir(paths.DATA_DIR)
-        self.settings = self._load_settings()
+        try:
+            storage.ensure_dir(paths.DATA_DIR)
+        except OSError as e:
+            self.log("data folder: %s" % (e,))
+        self.settings = _settings().load(storage, board, self.log)
+        unload(("app.settings",))
         self.ledview = LedView(leds)
         self.apply_settings()
         self.resume()
 
     # ---- settings ----
-    def _load_settings(self):
-        s = dict(DEFAULT_SETTINGS)
-        leds = self.board.get("leds") or {}
-        s["led_count"] = leds.get("count", 0)
-        s["led_layout"] = leds.get("layout", "strip")
+    def save_settings(self, changes):
+        """Write the settings with `changes`, then use them; False (and says why) when the
+        flash refused them: the old settings stay in use."""
+        new = dict(self.settings)
+        new.update(changes)
         try:
-            lines, _ = self.storage.read_lines(paths.SETTINGS)
-            if lines:
-                s.update(json.loads("".join(lines)))
-        except (OSError, ValueError) as e:
-            self.log("settings unreadable, defaults used: %s" % e)
-        return s
-
-    def save_settings(self):
-        self.storage.write_atomic(paths.SETTINGS, dumps(self.settings) + "\n")
+            _settings().save(self.storage, new)
+        except OSError as e:
+            self.log("settings not saved: %s" % (e,))
+            self.refuse("not saved: " + why(e))
+            return False
+        self.settings = new
         self.apply_settings()
+        return True
 
     def apply_settings(self):
         s = self.settings
         self.ledview.configure(s["brightness"], s["led_count"], s["led_layout"])
 
-    # ---- the game record ----
+    # ---- the game ----
     def resume(self):
-        """Boot: replay the current record. A torn last line (a write cut by power loss) is
-        cut off the file, not only skipped: the next append must start on a fresh line."""
-        self.session = None
-        try:
-            lines, torn = self.storage.recover_lines(paths.CURRENT)
-        except OSError:
-            lines, torn = [], False
-        if lines:
-            try:
-                self.session, _ = replay(l.rstrip("\n") + "\n" for l in lines)
-                unload_other_games(self.session.game)
-                if torn:
-                    self.say("last entry lost")
-            except ValueError as e:
-                self.log("current record does not replay: %s" % e)
-                self.archive()
-                self.say("record damaged")
+        """Boot: the current record's game, or the main menu with what went wrong."""
+        self.session, message = self.records.resume()
+        if self.session is not None:
+            unload_other_games(self.session.game)
+            unload(MENUS)
         self.home()
+        if message:
+            self.say(message, None)
 
     def new_game(self, game, variant, players, options):
+        """File the current game and start a new one; on a write that fails, say so and stay."""
         header = new_header(game, variant, players, options)
-        self.archive()
-        self.storage.write_atomic(paths.CURRENT, dumps(header) + "\n")
+        if not self.archive():
+            return
+        try:
+            self.session = self.records.start(header)
+        except OSError as e:
+            self.log("new game not saved: %s" % (e,))
+            self.refuse("not saved: " + why(e))
+            return
+        unload(MENUS)
         unload_other_games(game)
-        self.session = Session(header)
         self.home()
 
     def archive(self):
-        """Move the current record (finished or not) into the history folder."""
-        if self.storage.exists(paths.CURRENT):
-            self.storage.move_to_history(paths.CURRENT, paths.HISTORY_DIR, self.settings["history_keep"])
+        """Move the current record (finished or not) into the history; False (and says why)
+        when it could not be moved: it stays the current game."""
+        try:
+            self.records.archive(self.settings["history_keep"])
+        except OSError as e:
+            self.log("game not filed: %s" % (e,))
+            self.refuse("not filed: " + why(e))
+            return False
         self.session = None
+        return True
 
     def enter(self, ev):
-        """Validate, then append; True if entered. A refused event says why."""
+        """Enter an event: True once its line is on flash and the game applied it. Refused
+        by the rules, or not saved (the flash is full...), it says why and returns False, and
+        the screen that entered it stays as it is."""
         try:
-            self.session.add(ev)
+            self.records.add(self.session, ev)
         except ValueError as e:
             self.refuse(str(e))
             return False
-        self.storage.append_line(paths.CURRENT, dumps(ev))
+        except OSError as e:
+            self.log("not saved: %s: %s" % (describe(self.session, ev), e))
+            self.refuse("not saved: " + why(e))
+            return False
         self.entered += 1
         return True
 
@@ -160,33 +220,56 @@ class App:
             self.say("redone: " + describe(s, s.last_event()))
             self.home()
 
-    # ---- screens ----
-    def show(self, screen):
+    # ---- the screen stack ----
+    def _top(self, screen):
         self.screen = screen
         self.dirty = True
 
+    def push(self, screen):
+        """Open screen over the current one; back() returns to it."""
+        self.stack.append(screen)
+        self._top(screen)
+
+    def show(self, screen):
+        """Replace the current screen (the next step of the same task)."""
+        if self.stack:
+            self.stack[-1] = screen
+        else:
+            self.stack.append(screen)
+        self._top(screen)
+
+    def back(self):
+        """Close the current screen; the one below it again, or home() when none is."""
+        if len(self.stack) > 1:
+            self.stack.pop()
+            self._top(self.stack[-1])
+        else:
+            self.home()
+
     def home(self):
-        """The scoreboard (or the final standings) of the current game, else the main menu."""
+        """The scoreboard (or the final standings) of the current game, else the main menu,
+        alone on the stack."""
+        del self.stack[:]
         if self.session is None:
-            from app import system  # imported only when needed: each module costs heap
-            self.show(system.MainMenu(self))
+            from app import system  # imported when first needed: each module costs heap
+            self.push(system.MainMenu(self))
             return
         from app import scoreboard
         if self.session.finished:
-            self.show(scoreboard.Final(self, self.session))
+            self.push(scoreboard.Final(self, self.session))
         else:
-            self.show(scoreboard.Scoreboard(self))
+            self.push(scoreboard.Scoreboard(self))
 
-    def on_final(self):
-        return getattr(self.screen, "final", False)
+    def main_menu(self):
+        from app import system
+        self.push(system.MainMenu(self))
 
-    def screen_wall(self):
-        """25 colour names (or None) when the screen shows an Azul wall, else None."""
-        return self.screen.wall_cells()  # a method call: getattr() would allocate a bound method
-
-    def say(self, text):
-        self.toast = text
-        self.toast_until = self.now + TOAST_MS
+    # ---- messages ----
+    def say(self, text, ms=TOAST_MS):
+        """A message over the bottom rows for ms (None: until the next key)."""
+        self.toast = wrap(text, self.cv.w // 8)
+        self.toast_sticky = ms is None
+        self.toast_until = self.now + (ms or 0)
         self.dirty = True
 
     def refuse(self, text):
@@ -194,17 +277,21 @@ class App:
         self.say(text)
 
     def flashing(self, now):
-        return ticks_diff(self.flash_until, now) > 0
+        return self.clock.ticks_diff(self.flash_until, now) > 0
 
     def log(self, text):
+        """One line in data/errors.log (the screen says what the user must know)."""
         try:
-            self.storage.append_line(paths.ERRORS, text)
+            self.storage.append_line(paths.ERRORS, text.replace("\n", " "))
         except OSError:
             pass
 
     def crash(self, e):
-        """An exception in a screen: log it, say so, back to the scoreboard, game intact."""
+        """An exception in a screen: log it and its traceback, say so, back to the
+        scoreboard, the game intact."""
         self.log("%s: %s" % (type(e).__name__, e))
+        for line in traceback_lines(e):
+            self.log("  " + line)
         self.home()
         self.say("error: %s" % (e,))
 
@@ -213,6 +300,9 @@ class App:
         """Handle one input (or None) and redraw if anything changed: one show() per frame."""
         self.now = now
         if key is not None:
+            if self.toast_sticky:
+                self.toast = []  # a message kept until a key: this key read it
+                self.toast_sticky = False
             try:
                 if key == BACK | LONG and not getattr(self.screen, "raw_keys", False):
                     self.undo()
@@ -221,16 +311,21 @@ class App:
             except Exception as e:  # a screen bug must never lose the game
                 self.crash(e)
             self.dirty = True
-        if self.toast and ticks_diff(now, self.toast_until) >= 0:
-            self.toast = ""
+        if self.toast and not self.toast_sticky and self.clock.ticks_diff(now, self.toast_until) >= 0:
+            self.toast = []
             self.dirty = True
         flash = self.flashing(now)
         if self.dirty:
             self.draw()
-        if self.dirty or flash != self.flash_shown or self.on_final():
-            self.ledview.update(self, now)  # writes the LEDs only if the frame changed
+        if self.dirty or flash != self.flash_shown or self.screen.winners() is not None:
+            self.update_leds(now, flash)  # writes the LEDs only if the frame changed
         self.flash_shown = flash
         self.dirty = False
+
+    def update_leds(self, now, flash):
+        """The LED frame for the game and the screen (final standings chase, Azul wall)."""
+        scr = self.screen
+        self.ledview.update(now, self.session, flash, scr.winners(), scr.wall_cells(), self.entered)
 
     def draw(self):
         cv = self.cv
@@ -241,10 +336,12 @@ class App:
             self.crash(e)
             cv.clear()
             self.screen.draw(cv)
-        if self.toast:
-            y = cv.h - 8
-            cv.d.fill_rect(0, y - 1, cv.w, 9, 1)
-            cv.text(self.toast[:cv.w // 8], 0, y, 0)
+        toast = self.toast
+        if toast:
+            y = cv.h - 8 * len(toast)
+            cv.d.fill_rect(0, y - 1, cv.w, 8 * len(toast) + 1, 1)
+            for i in range(len(toast)):
+                cv.text(toast[i], 0, y + 8 * i, 0)
         self.display.show()
 
     def text(self):

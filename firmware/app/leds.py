@@ -42,30 +42,30 @@ class LedView:
         self.shown = [None] * self.n  # force a rewrite
         self.seats_session = None
 
-    def update(self, app, now):
-        """Compose the frame for the app's state; write and show() only what changed."""
+    def update(self, now, s, flashing, won, wall, entered):
+        """Compose the frame and write and show() only what changed. s: the session (or
+        None); won: the winners when the screen is final standings, else None; wall: the Azul
+        wall the screen shows (25 colour names or None), else None; entered: the App's count of
+        entered events (the player LEDs are worked out again when it moves)."""
         w = self.want
         for i in range(self.n):
             w[i] = OFF
-        s = app.session
-        if app.flashing(now):
+        if flashing:
             for i in range(self.count):
                 w[i] = self.full["red"]
-        elif s is not None and s.finished and app.on_final():
-            won = app.screen.won  # kept by the final screen: nothing allocated per frame
+        elif s is not None and s.finished and won is not None:
             phase = (now // 150) % 3
             for i in range(self.count):
                 if (i + phase) % 3 == 0 and won:
                     w[i] = self.full[PLAYER_COLOURS[won[(i // 3) % len(won)]]]
         elif s is not None:
-            wall = app.screen_wall()
             if wall is not None and self.matrix:
                 self._wall(wall)
             else:
-                if s is not self.seats_session or app.entered != self.seats_entered:
+                if s is not self.seats_session or entered != self.seats_entered:
                     self._players(s)
                     self.seats_session = s
-                    self.seats_entered = app.entered
+                    self.seats_entered = entered
                 for i in range(self.n):
                     w[i] = self.seats[i]
         changed = False

@@ -62,20 +62,18 @@ class Scoreboard(_Board):
 
     def leave(self, base):
         if base == OK:
-            from app import entries
+            from app import entries  # imported when first needed: each module costs heap
             entries.open(self.app)
         else:
-            from app import system
-            self.app.show(system.MainMenu(self.app))
+            self.app.main_menu()
 
 
 class Final(_Board):
     """Standings, winners, tie-break, then each player's breakdown. OK/BACK leave: the
-    current game moves to the history; a game opened from the history runs `back`."""
-    final = True
+    current game moves to the history; a game opened from the history (filed) goes back."""
 
-    def __init__(self, app, session, back=None):
-        self.back = back
+    def __init__(self, app, session, filed=False):
+        self.filed = filed
         r = session.result()
         self.won = r["winners"]
         title = "%s final" % session.info.short if r["finished"] else "%s R%d" % (
@@ -94,10 +92,11 @@ class Final(_Board):
                     rows.append(" %s %s" % (k[:10], b[k]))
         _Board.__init__(self, app, title, rows)
 
+    def winners(self):
+        return self.won  # kept by the screen: the LED chase allocates nothing per frame
+
     def leave(self, base):
-        if self.back:
-            self.back()
-        else:  # leaving the finished current game files it (undo is possible until then)
-            from app import system
-            self.app.archive()
-            self.app.show(system.MainMenu(self.app))
+        if self.filed:
+            self.app.back()
+        elif self.app.archive():  # leaving the finished current game files it (undo works until then)
+            self.app.home()

@@ -2,7 +2,8 @@
 has one) -> the game's own set-up steps (Sintra: board check once, round colours I..VI)
 -> the scoreboard.
 
-Each step is a menu offering only what the rules allow; BACK goes to the main menu.
+Each step is a menu offering only what the rules allow. The first step is pushed over the
+main menu and each later one replaces it, so BACK at any step returns to the main menu.
 The games and their variants come from rules_core.games; the start player goes into the
 record as options.start.
 """
@@ -13,12 +14,8 @@ from app.entries import module
 
 
 def start(app):
-    def menu_back():
-        from app.system import MainMenu
-        app.show(MainMenu(app))
-
     def step(title, items):
-        app.show(Menu(app, title, items, back=menu_back))
+        app.show(Menu(app, title, items))
 
     cfg = {}
 
@@ -61,7 +58,7 @@ def start(app):
             options["start"] = cfg["start"]
         app.new_game(cfg["game"].key, cfg["variant"], cfg["names"], options)
 
-    step("Game", [(g.name, _bind(pick_game, g.key)) for g in GAMES])
+    app.push(Menu(app, "Game", [(g.name, _bind(pick_game, g.key)) for g in GAMES]))
 
 
 def _bind(fn, arg):

@@ -1,9 +1,6 @@
 """Main menu, history of finished games, settings, button test and the Sintra board check."""
-import paths
-from hal.keys import NAMES, CODE_MASK, LONG, REPEAT, BACK
-from rules_core.session import replay
-from app.ui import Menu, Form, Field, Screen, count_field
-from app import setup
+from hal.keys import NAMES, CODE_MASK, LONG, REPEAT, UP, DOWN, OK, BACK
+from app.ui import Menu, Form, Field, Screen, ListScreen, count_field
 
 ONOFF = [("off", False), ("on", True)]
 LAYOUTS = [("strip", "strip"), ("5x5", "matrix5x5")]
@@ -14,47 +11,68 @@ class MainMenu(Menu):
         items = []
         if app.session is not None:
             items.append(("Resume", app.home))
-        items += [("New game", lambda: setup.start(app)),
-                  ("History", lambda: app.show(History(app))),
-                  ("Settings", lambda: app.show(Settings(app)))]
-        Menu.__init__(self, app, "Azul Companion", items, back=app.home)
+        items += [("New game", lambda: _setup().start(app)),
+                  ("History", lambda: app.push(History(app))),
+                  ("Settings", lambda: app.push(Settings(app)))]
+        Menu.__init__(self, app, "Azul Companion", items)
 
 
-class History(Menu):
-    """Past games, newest first; OK shows the standings of one."""
+def _setup():
+    from app import setup  # loaded when first needed: the menu alone costs less heap
+    return setup
+
+
+class History(ListScreen):
+    """Past games, newest first; OK shows the standings of one. The folder may hold a
+    thousand games, so the screen holds one page of their numbers and asks for the next
+    when the cursor leaves it (UP/DOWN wrap around the whole history, as a menu does)."""
+    PAGE = 16
 
     def __init__(self, app):
-        self.app = app
-        self.names = app.storage.list_history(paths.HISTORY_DIR)[::-1]
-        items = [(self._label(n), self._opener(n)) for n in self.names]
-        Menu.__init__(self, app, "History", items or [("(none)", app.home)],
-                      back=lambda: app.show(MainMenu(app)))
+        ListScreen.__init__(self, app)
+        self.title = "History"
+        self._page(app.records.history_page(self.PAGE), 0)
 
-    def _label(self, name):
-        return name.replace(".jsonl", "")
+    def _page(self, numbers, cursor):
+        self.numbers = numbers
+        self.labels = ["%06d" % n for n in numbers] or ["(none)"]
+        self.cursor = cursor
+        self.top = 0
 
-    def _opener(self, name):
+    def rows(self):
+        return self.labels
+
+    def key(self, k):
+        base = k & CODE_MASK
         app = self.app
-
-        def open_game():
-            from app.scoreboard import Final
-            lines, _ = app.storage.read_lines(paths.HISTORY_DIR + "/" + name)
+        nums = self.numbers
+        if base == DOWN and nums and self.cursor == len(nums) - 1:
+            page = app.records.history_page(self.PAGE, below=nums[-1]) or app.records.history_page(self.PAGE)
+            self._page(page, 0)
+        elif base == UP and nums and self.cursor == 0:
+            page = app.records.history_page(self.PAGE, above=nums[0]) or app.records.history_page(self.PAGE, above=-1)
+            self._page(page, len(page) - 1)
+        elif base in (UP, DOWN):
+            self.move(base, len(self.labels))
+        elif base == OK and nums:
             try:
-                s, _ = replay("".join(l.rstrip("\n") + "\n" for l in lines))
+                s = app.records.open_history(nums[self.cursor])
             except ValueError as e:
                 app.refuse(str(e))
                 return
-            app.show(Final(app, s, back=lambda: app.show(History(app))))
-        return open_game
+            from app.scoreboard import Final  # loaded when first needed: each module costs heap
+            app.push(Final(app, s, filed=True))
+        elif base == BACK or base == OK:
+            app.back()
 
 
 class Settings(Menu):
     def __init__(self, app):
         Menu.__init__(self, app, "Settings", [
-            ("LEDs & symbols", lambda: app.show(led_form(app))),
-            ("Button test", lambda: app.show(ButtonTest(app))),
-            ("Sintra board", lambda: app.show(board_check(app, lambda: app.show(Settings(app))))),
-        ], back=lambda: app.show(MainMenu(app)))
+            ("LEDs & symbols", lambda: app.push(led_form(app))),
+            ("Button test", lambda: app.push(ButtonTest(app))),
+            ("Sintra board", lambda: app.push(board_check(app, app.back))),
+        ])
 
 
 def _index(choices, value):
@@ -73,23 +91,23 @@ def led_form(app):
               Field("symbols", ONOFF, _index(ONOFF, s["symbols"]))]
 
     def save(values):
-        s["brightness"], s["led_count"], s["led_layout"], s["symbols"] = values
-        app.save_settings()
-        app.say("saved")
-        app.show(Settings(app))
+        b, count, layout, symbols = values
+        if app.save_settings({"brightness": b, "led_count": count, "led_layout": layout, "symbols": symbols}):
+            app.say("saved")
+            app.back()
     return Form(app, "LEDs", fields, save=save, legal=lambda values: None)
 
 
 def board_check(app, done):
-    """The printed window values of the Sintra palace board, checked once and kept."""
+    """The printed window values of the Sintra palace board, checked once and kept in the
+    settings; done() runs once they are saved."""
     from rules_core.sintra import DEFAULT_BOARD
     windows = app.settings.get("sintra_windows") or list(DEFAULT_BOARD["windows"])
     fields = [count_field("win %d" % (i + 1), 0, 9, windows[i]) for i in range(8)]
 
     def save(values):
-        app.settings["sintra_windows"] = list(values)
-        app.save_settings()
-        done()
+        if app.save_settings({"sintra_windows": list(values)}):
+            done()
     return Form(app, "Board windows", fields, save=save, legal=lambda values: None)
 
 
@@ -109,7 +127,7 @@ class ButtonTest(Screen):
             text += " rep"
         self.last = text
         if k == BACK | LONG:
-            self.app.show(Settings(self.app))
+            self.app.back()
 
     def draw(self, cv):
         cv.row(0, "Button test")

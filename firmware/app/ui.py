@@ -66,6 +66,11 @@ class Screen:
         """25 colour names or None when the screen shows an Azul wall (the LED matrix copies it)."""
         return None
 
+    def winners(self):
+        """The winners when the screen shows a finished game's standings (the LEDs chase in
+        their colours), else None."""
+        return None
+
 
 class ListScreen(Screen):
     """A title and rows; `cursor` is None for a read-only list (UP/DOWN scroll it).
@@ -126,14 +131,14 @@ class ListScreen(Screen):
 
 
 class Menu(ListScreen):
-    """Pick one of `items`: a list of (label, callback). BACK runs `back` (default: home)."""
+    """Pick one of `items`: a list of (label, callback). BACK returns to the screen below
+    on the app's stack."""
 
-    def __init__(self, app, title, items, back=None, cursor=0):
+    def __init__(self, app, title, items, cursor=0):
         ListScreen.__init__(self, app)
         self.title = title
         self.items = items
         self.labels = [label for label, _ in items]
-        self.back = back
         self.cursor = cursor if cursor < len(items) else 0
 
     def rows(self):
@@ -146,7 +151,7 @@ class Menu(ListScreen):
         elif base == OK and self.items:
             self.items[self.cursor][1]()
         elif base == BACK:
-            (self.back or self.app.home)()
+            self.app.back()
 
 
 class Field:
@@ -170,7 +175,8 @@ class Form(ListScreen):
 
     `build(values)` makes the event; the last row saves it (app.enter) and shows the points it
     will give (session.preview). Fields start at the first legal value from their index.
-    `save(values)` replaces entering an event (settings forms).
+    `save(values)` replaces entering an event (settings forms). BACK runs `back` (default:
+    the screen below on the app's stack).
     """
 
     def __init__(self, app, title, fields, build=None, done=None, save=None, legal=None, back=None):
@@ -262,7 +268,7 @@ class Form(ListScreen):
             elif self.app.enter(self.build(self.values())):
                 (self.done or self.app.home)()
         elif base == BACK:
-            (self.back or self.app.home)()
+            (self.back or self.app.back)()
 
 
 class Confirm(Form):

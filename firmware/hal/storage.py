@@ -1,27 +1,50 @@
 """Storage on the board's flash: an append-only record, atomic settings, a history folder.
 
-Power may fail at any byte. The rules that make that safe:
+Power may fail at any byte and the flash may fill up. The rules that make that safe:
 - the record only grows, one whole line per append_line() call, flushed (and os.sync'ed
-  where the runtime has it) before it returns; a cut leaves at most one torn last line,
-  which read_lines() drops and recover_lines() also cuts off the file before new appends;
+  where the runtime has it) before it returns. A write that fails (flash full, I/O error)
+  is cut back to where its line began before the error is raised, so the file ends on a
+  complete line; if even that cut fails, the next append_line() to the file retries it and
+  refuses while it cannot. A power cut leaves at most one torn last line, which
+  read_lines() drops and recover_lines() cuts off the file;
 - settings are written to path + ".tmp" and renamed over path, so a reader sees the old
-  or the new text, never a mix (rename is atomic on littlefs; on FAT a failed rename is
-  retried after removing the old file, which leaves a short window with no file).
-Only open() and os.rename/remove/listdir/stat/mkdir/sync are used (all on MicroPython).
+  or the new text, never a mix (rename is atomic on littlefs; FAT replaces a file by
+  removing it, then renaming, and settle() finishes that at the next boot);
+- the history folder is never listed whole (a board keeps a thousand finished games in a
+  heap of a few hundred KB): one pass over os.ilistdir (os.listdir where there is none)
+  counts, finds the newest, or keeps one page of numbers.
+A file is shortened with its truncate() where it has one (CPython); MicroPython's files have
+none, so there the kept bytes are copied to path + ".tmp", which is renamed over path.
 
-Storage(fs_open, fs_os) lets tests inject a filesystem that fails mid-write; the module
-functions use the real open() and os.
+Used: open(path, mode) with modes "rb", "wb", "ab" and the file's read(), write, flush,
+close (and truncate when present); os.stat, rename, remove, mkdir, ilistdir or listdir,
+and sync when present. Storage(fs_open, fs_os) lets tests and other front ends inject them.
 """
 import os
 
 TMP_SUFFIX = ".tmp"
 HISTORY_EXT = ".jsonl"
+_DIR = 0x4000  # the directory bit of a stat / ilistdir mode
+
+
+def history_name(n):
+    """The file name of history game n: zero-padded, so that names sort as numbers."""
+    return "%06d%s" % (n, HISTORY_EXT)
+
+
+def history_number(name):
+    """The number of a history file name ("000007.jsonl" -> 7), else None."""
+    if not name.endswith(HISTORY_EXT):
+        return None
+    stem = name[:-len(HISTORY_EXT)]
+    return int(stem) if stem and stem.isdigit() else None
 
 
 class Storage:
     def __init__(self, fs_open=open, fs_os=os):
         self._open = fs_open
         self._os = fs_os
+        self._torn = {}  # path -> length its file must be cut back to before the next append
 
     def _sync(self):
         sync = getattr(self._os, "sync", None)
@@ -35,51 +58,160 @@ class Storage:
         except OSError:
             return False
 
-    def append_line(self, path, text):
-        """Append text + "\\n" as one write and flush it: one event per call."""
+    def size(self, path):
+        return self._os.stat(path)[6]
+
+    def move(self, src, dst):
+        self._os.rename(src, dst)
+        self._sync()
+
+    def remove(self, path):
+        self._os.remove(path)
+        self._sync()
+
+    # -- the record: whole lines appended, never a torn line left for the next append --
+
+    def append_line(self, path, text, create=True):
+        """Append text + "\\n" as one write and flush it: one event per call.
+
+        Returns the file's length before the line. On failure the file is cut back to that
+        length and the error raised: the caller may tell the user the line was not saved.
+        create=False refuses to start a missing file (a record without its header).
+        """
         if "\n" in text:
             raise ValueError("append_line(%r): text holds a newline, a record line must not" % path)
+        pending = self._torn.get(path)
+        if pending is not None:
+            self.cut(path, pending)  # raises while it cannot: nothing is glued onto a torn tail
+            del self._torn[path]
+        try:
+            start = self.size(path)
+        except OSError:
+            if not create:
+                raise
+            start = 0
+        data = (text + "\n").encode("utf-8")
+        try:
+            with self._open(path, "ab") as f:
+                f.write(data)
+                f.flush()
+            self._sync()
+        except Exception as e:
+            try:
+                self.cut(path, start)
+            except OSError:
+                self._torn[path] = start
+            raise e
+        return start
+
+    def cut(self, path, length):
+        """Shorten path to its first `length` bytes (the file's truncate(), else a copy renamed
+        over it). Raises OSError when it cannot; the file is then unchanged."""
+        if self.size(path) == length:
+            return  # the failed write left nothing (littlefs drops a failed write whole)
         with self._open(path, "ab") as f:
-            f.write((text + "\n").encode("utf-8"))
-            f.flush()
+            truncate = getattr(f, "truncate", None)
+            if truncate is not None:
+                truncate(length)
+                f.flush()
+        if truncate is None:
+            tmp = path + TMP_SUFFIX
+            try:
+                with self._open(path, "rb") as f:
+                    data = f.read()
+                with self._open(tmp, "wb") as f:
+                    f.write(memoryview(data)[:length])
+                    f.flush()
+                data = None
+                self._sync()
+                self._replace(tmp, path)
+            except OSError:
+                self._discard(tmp)  # a full flash: the copy's blocks are the room we need
+                raise
         self._sync()
+
+    def _discard(self, path):
+        try:
+            self._os.remove(path)
+        except OSError:
+            pass
+
+    def _read(self, path):
+        """The whole file as bytes; a missing file reads as b""."""
+        try:
+            with self._open(path, "rb") as f:
+                return f.read()
+        except OSError:
+            if self.exists(path):
+                raise  # there but unreadable: not the same as missing
+            return b""
 
     def read_lines(self, path):
         """(complete lines without "\\n", torn) ; torn is True when a final partial line was dropped.
 
-        A missing file reads as ([], False).
+        A missing file reads as ([], False). A complete line that is not UTF-8 raises
+        ValueError("line N: not UTF-8").
         """
-        try:
-            with self._open(path, "rb") as f:
-                data = f.read()
-        except OSError:
-            return [], False
-        parts = data.split(b"\n")
+        parts = self._read(path).split(b"\n")
         torn = len(parts[-1]) > 0  # text after the last "\n" never got its end
-        return [p.decode("utf-8") for p in parts[:-1]], torn
+        lines = []
+        for i in range(len(parts) - 1):
+            try:
+                lines.append(parts[i].decode("utf-8"))
+            except UnicodeError:
+                raise ValueError("line %d: not UTF-8" % (i + 1))
+        return lines, torn
 
     def recover_lines(self, path):
-        """read_lines(), and if the last line was torn, rewrite the file without it
-        (atomically) so the next append starts on a fresh line."""
+        """read_lines(), and if the last line was torn, cut it off the file so the next
+        append starts on a fresh line. A cut that fails (a full flash) is retried by the
+        next append_line(); the lines are returned either way."""
         lines, torn = self.read_lines(path)
         if torn:
-            self.write_atomic(path, "".join(line + "\n" for line in lines))
+            length = 0
+            for line in lines:
+                length += len(line.encode("utf-8")) + 1
+            try:
+                self.cut(path, length)
+            except OSError:
+                self._torn[path] = length
         return lines, torn
+
+    # -- whole files replaced atomically --
 
     def write_atomic(self, path, text):
         """Replace path's content with text: write path.tmp, flush, rename over path."""
         tmp = path + TMP_SUFFIX
-        with self._open(tmp, "wb") as f:
-            f.write(text.encode("utf-8"))
-            f.flush()
+        try:
+            with self._open(tmp, "wb") as f:
+                f.write(text.encode("utf-8"))
+                f.flush()
+            self._sync()
+        except OSError:
+            self._discard(tmp)
+            raise
+        self._replace(tmp, path)
         self._sync()
+
+    def _replace(self, tmp, path):
         try:
             self._os.rename(tmp, path)
         except OSError:
             # filesystems whose rename will not replace a file
             self._os.remove(path)
             self._os.rename(tmp, path)
-        self._sync()
+
+    def settle(self, path):
+        """At boot, after a power cut inside write_atomic() or cut() of a file of lines (a
+        record, the settings): a path.tmp beside path never replaced it and is removed; a
+        path.tmp alone that ends its last line was flushed whole before the old file went
+        (FAT replaces by remove, then rename) and becomes path; any other is removed."""
+        tmp = path + TMP_SUFFIX
+        if self.exists(tmp):
+            if not self.exists(path) and self._read(tmp)[-1:] == b"\n":
+                self.move(tmp, path)
+            else:
+                self.remove(tmp)
 
     def read_text(self, path, default=None):
         """Whole file as str, or default when it does not exist."""
@@ -89,7 +221,7 @@ class Storage:
         except OSError:
             return default
 
-    # -- history: finished games, oldest first by name --------------------------------
+    # -- history: finished games numbered 1, 2, ... ("000001.jsonl"), never listed whole --
 
     def ensure_dir(self, folder):
         try:
@@ -98,54 +230,77 @@ class Storage:
             if not self.exists(folder):
                 raise
 
-    def list_history(self, folder):
-        """History file names (not paths), oldest first; [] when the folder is missing."""
+    def _numbers(self, folder):
+        """(number, is_dir) of folder's history entries, one at a time (none when the folder
+        is missing); is_dir is known only with os.ilistdir (else False)."""
+        ilistdir = getattr(self._os, "ilistdir", None)
         try:
-            names = self._os.listdir(folder)
+            entries = ilistdir(folder) if ilistdir is not None else self._os.listdir(folder)
         except OSError:
-            return []
-        return sorted(n for n in names if n.endswith(HISTORY_EXT))
+            return
+        for e in entries:
+            is_dir = False
+            if ilistdir is not None:
+                is_dir = e[1] & _DIR != 0
+                e = e[0]
+            n = history_number(e)
+            if n is not None:
+                yield n, is_dir
 
-    def next_history_name(self, folder):
-        """Next zero-padded sequence name ("000007.jsonl"): boards have no clock to date files."""
-        last = 0
-        for name in self.list_history(folder):
-            stem = name[:-len(HISTORY_EXT)]
-            if stem.isdigit():
-                last = max(last, int(stem))
-        return "%06d%s" % (last + 1, HISTORY_EXT)
+    def history_span(self, folder):
+        """(count, oldest, newest) of the history files, (0, 0, 0) when there are none;
+        newest also counts a folder named like a game (the next name must be free)."""
+        count = lo = hi = 0
+        for n, is_dir in self._numbers(folder):
+            if n > hi:
+                hi = n
+            if not is_dir:
+                if not count or n < lo:
+                    lo = n
+                count += 1
+        return count, lo, hi
 
-    def move_to_history(self, path, folder, keep=None):
-        """Move a finished record into folder under the next name; returns that name.
-        With keep, the oldest files beyond keep are removed afterwards."""
+    def history_page(self, folder, count, below=None, above=None):
+        """Up to `count` history numbers, newest first: the newest ones below `below`, or
+        (with `above`) the oldest ones above it. Holds only the page, never the listing."""
+        up = above is not None
+        page = []  # type: list  # sorted newest first
+        for n, is_dir in self._numbers(folder):
+            if is_dir or (below is not None and n >= below) or (up and n <= above):
+                continue
+            if len(page) < count or (n < page[0] if up else n > page[-1]):
+                i = 0
+                while i < len(page) and page[i] > n:
+                    i += 1
+                page.insert(i, n)
+                if len(page) > count:
+                    page.pop(0 if up else -1)
+        return page
+
+    def move_to_history(self, path, folder):
+        """Move a finished record into folder under the next number; returns its name."""
         self.ensure_dir(folder)
-        name = self.next_history_name(folder)
-        self._os.rename(path, folder + "/" + name)
-        self._sync()
-        if keep is not None:
-            self.rotate_history(folder, keep)
+        name = history_name(self.history_span(folder)[2] + 1)
+        self.move(path, folder + "/" + name)
         return name
 
     def rotate_history(self, folder, keep):
-        """Remove the oldest history files so at most keep remain; returns removed names."""
-        names = self.list_history(folder)
-        removed = names[:max(0, len(names) - keep)]
-        for name in removed:
-            self._os.remove(folder + "/" + name)
+        """Remove the oldest history files so that at most `keep` (at least 1) remain; the
+        newest is never removed. Returns how many were removed. Files are removed by number
+        upward from the oldest, so no listing is held; a number with no file is a gap, and a
+        file that will not go (a folder by that name) stops counting."""
+        keep = max(1, keep)
+        count, n, newest = self.history_span(folder)
+        removed = 0
+        while count > keep and n < newest:
+            try:
+                self._os.remove(folder + "/" + history_name(n))
+                removed += 1
+                count -= 1
+            except OSError as e:
+                if e.args and e.args[0] != 2:  # not ENOENT: there, but not a game we can drop
+                    count -= 1
+            n += 1
         if removed:
             self._sync()
         return removed
-
-
-_default = Storage()
-exists = _default.exists
-append_line = _default.append_line
-read_lines = _default.read_lines
-recover_lines = _default.recover_lines
-write_atomic = _default.write_atomic
-read_text = _default.read_text
-ensure_dir = _default.ensure_dir
-list_history = _default.list_history
-next_history_name = _default.next_history_name
-move_to_history = _default.move_to_history
-rotate_history = _default.rotate_history

@@ -1,0 +1,130 @@
+"""The game records on flash: the current game (data/current.jsonl), finished games in the
+history folder, and records that would not resume, set aside untouched (data/damaged-N.jsonl).
+
+Every read and write of a record goes through here, under one rule: the session never holds
+an event whose line is not on flash. An event is checked, its line written (a failed write
+is cut back off the file, hal.storage), and only then applied to the session.
+"""
+import gc
+import sys
+
+import paths
+from hal.storage import history_name
+from rules_core.record import dumps
+from rules_core.session import Session, replay
+
+ENOSPC = 28
+EFBIG = 27
+ENOENT = 2
+BOARD = sys.implementation.name != "cpython"  # the heap is the board's: collect eagerly
+
+
+def why(e):
+    """An OSError as the few words the screen shows after "not saved: "."""
+    n = e.args[0] if e.args else None
+    if n == ENOSPC or n == EFBIG:
+        return "storage full"
+    if n == ENOENT:
+        return "file missing"
+    return "storage error %s" % (n,)
+
+
+def _lines(lines):
+    for line in lines:
+        yield line + "\n"
+
+
+class Records:
+    def __init__(self, storage, log):
+        self.storage = storage
+        self.log = log  # log(text): one line in data/errors.log
+
+    # ---- the current game ----
+    def resume(self):
+        """Boot: (session or None, message or None). Never raises: a record that will not
+        resume (not UTF-8, the wrong shape, too big for the heap, unreadable) is renamed to
+        data/damaged-N.jsonl untouched, with one line in the log; a torn last line is cut."""
+        st = self.storage
+        try:
+            st.settle(paths.CURRENT)
+            lines, torn = st.recover_lines(paths.CURRENT)
+            if not lines:
+                if st.exists(paths.CURRENT):
+                    st.remove(paths.CURRENT)  # no complete header: nothing to keep
+                return None, None
+            session = replay(_lines(lines))[0]
+            return session, "last entry lost" if torn else None
+        except Exception as e:  # MemoryError and OSError too: boot must reach the menu
+            lines = None
+            gc.collect()
+            return None, self._set_aside(e)
+
+    def _set_aside(self, e):
+        st = self.storage
+        n = 1
+        try:
+            while st.exists(paths.DAMAGED % n):
+                n += 1
+            st.move(paths.CURRENT, paths.DAMAGED % n)
+        except Exception as e2:
+            self.log("current record does not resume (%s: %s) and stays: %s" % (type(e).__name__, e, e2))
+            return "record damaged"
+        name = paths.DAMAGED % n
+        self.log("%s does not resume, kept as %s: %s: %s" % (paths.CURRENT, name, type(e).__name__, e))
+        return "bad record kept as " + name[len(paths.DATA_DIR) + 1:-len(".jsonl")]
+
+    def start(self, header):
+        """Write a new game's header as the current record; the Session. OSError: not
+        written (the caller has filed the previous game first, see archive())."""
+        self.storage.write_atomic(paths.CURRENT, dumps(header) + "\n")
+        return Session(header)
+
+    def add(self, session, ev):
+        """Check ev, put its line on flash, then apply it to the session.
+
+        ValueError: refused by the rules (nothing written). OSError: not saved (the file is
+        as before the call). Either way the session is unchanged.
+        """
+        e = ev.get("e") if type(ev) is dict else None
+        if e == "undo" or e == "redo":
+            if not (session.can_undo() if e == "undo" else session.can_redo()):
+                session.add(ev)  # raises the rules' own "nothing to undo/redo"
+        elif e != "note":
+            session.preview(ev)
+            if BOARD:
+                gc.collect()  # the preview's copy of the rules, freed before the line and the apply
+        text = dumps(ev)
+        start = self.storage.append_line(paths.CURRENT, text, create=False)
+        try:
+            session.add(ev, text)
+        except Exception:
+            self.storage.cut(paths.CURRENT, start)  # checked above, so not expected: flash = session
+            raise
+
+    def archive(self, keep):
+        """Move the current record (finished or not) into the history, then drop the oldest
+        beyond `keep`. OSError: the move failed and the record is still current. A rotation
+        that fails is logged and tried again at the next archive."""
+        st = self.storage
+        if not st.exists(paths.CURRENT):
+            return
+        st.move_to_history(paths.CURRENT, paths.HISTORY_DIR)
+        try:
+            st.rotate_history(paths.HISTORY_DIR, keep)
+        except Exception as e:
+            self.log("history rotation failed: %s: %s" % (type(e).__name__, e))
+
+    # ---- the history ----
+    def history_page(self, count, below=None, above=None):
+        """Numbers of finished games, newest first (hal.storage.Storage.history_page)."""
+        return self.storage.history_page(paths.HISTORY_DIR, count, below, above)
+
+    def open_history(self, n):
+        """The Session of finished game n; ValueError saying why it cannot be shown."""
+        try:
+            lines = self.storage.read_lines(paths.HISTORY_DIR + "/" + history_name(n))[0]
+            return replay(_lines(lines))[0]
+        except OSError as e:
+            raise ValueError("%06d: %s" % (n, why(e)))
+        except ValueError as e:
+            raise ValueError("%06d %s" % (n, e))
