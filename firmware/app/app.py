@@ -54,8 +54,8 @@ def unload_other_games(game):
     gc.collect()
 
 
-# modules a game in play does not need: the main menu, the new-game steps, the settings file
-MENUS = ("app.system", "app.setup", "app.settings")
+# modules a game in play does not need: the menus, the new-game steps, the settings file
+MENUS = ("app.system", "app.setup", "app.history", "app.settings")
 
 
 def unload(names):

@@ -1,6 +1,6 @@
-"""Main menu, history of finished games, settings, button test and the Sintra board check."""
-from hal.keys import NAMES, CODE_MASK, LONG, REPEAT, UP, DOWN, OK, BACK
-from app.ui import Menu, Form, Field, Screen, ListScreen, count_field
+"""Main menu, settings, button test and the Sintra board check."""
+from hal.keys import NAMES, CODE_MASK, LONG, REPEAT, BACK
+from app.ui import Menu, Form, Field, Screen, count_field
 
 ONOFF = [("off", False), ("on", True)]
 LAYOUTS = [("strip", "strip"), ("5x5", "matrix5x5")]
@@ -12,7 +12,7 @@ class MainMenu(Menu):
         if app.session is not None:
             items.append(("Resume", app.home))
         items += [("New game", lambda: _setup().start(app)),
-                  ("History", lambda: app.push(History(app))),
+                  ("History", lambda: app.push(_history().History(app))),
                   ("Settings", lambda: app.push(Settings(app)))]
         Menu.__init__(self, app, "Azul Companion", items)
 
@@ -22,48 +22,9 @@ def _setup():
     return setup
 
 
-class History(ListScreen):
-    """Past games, newest first; OK shows the standings of one. The folder may hold a
-    thousand games, so the screen holds one page of their numbers and asks for the next
-    when the cursor leaves it (UP/DOWN wrap around the whole history, as a menu does)."""
-    PAGE = 16
-
-    def __init__(self, app):
-        ListScreen.__init__(self, app)
-        self.title = "History"
-        self._page(app.records.history_page(self.PAGE), 0)
-
-    def _page(self, numbers, cursor):
-        self.numbers = numbers
-        self.labels = ["%06d" % n for n in numbers] or ["(none)"]
-        self.cursor = cursor
-        self.top = 0
-
-    def rows(self):
-        return self.labels
-
-    def key(self, k):
-        base = k & CODE_MASK
-        app = self.app
-        nums = self.numbers
-        if base == DOWN and nums and self.cursor == len(nums) - 1:
-            page = app.records.history_page(self.PAGE, below=nums[-1]) or app.records.history_page(self.PAGE)
-            self._page(page, 0)
-        elif base == UP and nums and self.cursor == 0:
-            page = app.records.history_page(self.PAGE, above=nums[0]) or app.records.history_page(self.PAGE, above=-1)
-            self._page(page, len(page) - 1)
-        elif base in (UP, DOWN):
-            self.move(base, len(self.labels))
-        elif base == OK and nums:
-            try:
-                s = app.records.open_history(nums[self.cursor])
-            except ValueError as e:
-                app.refuse(str(e))
-                return
-            from app.scoreboard import Final  # loaded when first needed: each module costs heap
-            app.push(Final(app, s, filed=True))
-        elif base == BACK or base == OK:
-            app.back()
+def _history():
+    from app import history  # as setup
+    return history
 
 
 class Settings(Menu):
