@@ -16,7 +16,7 @@ import paths
 from hal.keys import BACK, LONG
 from app.ui import Canvas
 from app.leds import LedView
-from app.records import Records, why
+from app.records import Records, why, ON_BOARD
 from rules_core.record import new_header
 
 TOAST_MS = 1500
@@ -41,30 +41,25 @@ def _unload(name):
             delattr(sys.modules[pkg], attr)
 
 
+def unload(names):
+    """Drop modules, imported again when next needed: on a board their bytecode is heap the
+    game's screens can use. Only there: on a desktop a class a test imported must stay the
+    one in use."""
+    if ON_BOARD:
+        for name in names:
+            _unload(name)
+        gc.collect()
+
+
 def unload_other_games(game):
     """Drop the rules and entry-screen modules of every other title: a board's heap holds
     the code of one game (module bytecode loaded from .mpy files lives on the heap)."""
-    if sys.implementation.name == "cpython":  # a desktop: classes others imported stay the same
-        return
     from rules_core.games import GAMES
-    for g in GAMES:
-        if g.key != game:
-            _unload(g.module)
-            _unload("app.entry_" + g.key)
-    gc.collect()
+    unload([m for g in GAMES if g.key != game for m in (g.module, "app.entry_" + g.key)])
 
 
 # modules a game in play does not need: the menus, the new-game steps, the settings file
 MENUS = ("app.system", "app.setup", "app.history", "app.settings")
-
-
-def unload(names):
-    """Drop modules, imported again when next needed: on a board their bytecode is heap the
-    game's screens can use. Only where code lives on the heap: on CPython a class a test
-    imported must stay the one in use."""
-    if sys.implementation.name != "cpython":
-        for name in names:
-            _unload(name)
 
 
 def _settings():

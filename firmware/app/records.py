@@ -10,13 +10,14 @@ import sys
 
 import paths
 from hal.storage import history_name
+from rules_core.errors import RuleError
 from rules_core.record import dumps
 from rules_core.session import Session, replay
 
 ENOSPC = 28
 EFBIG = 27
 ENOENT = 2
-BOARD = sys.implementation.name != "cpython"  # the heap is the board's: collect eagerly
+ON_BOARD = sys.implementation.name != "cpython"  # the heap is a board's: collect eagerly
 
 
 def why(e):
@@ -55,7 +56,7 @@ class Records:
             session = replay(_lines(lines))[0]
             return session, "last entry lost" if torn else None
         except Exception as e:  # MemoryError and OSError too: boot must reach the menu
-            lines = None
+            lines = None  # what was read: freed before the record is set aside
             gc.collect()
             return None, self._set_aside(e)
 
@@ -88,10 +89,10 @@ class Records:
         e = ev.get("e") if type(ev) is dict else None
         if e == "undo" or e == "redo":
             if not (session.can_undo() if e == "undo" else session.can_redo()):
-                session.add(ev)  # raises the rules' own "nothing to undo/redo"
+                raise RuleError("nothing to " + e)
         elif e != "note":
             session.preview(ev)
-            if BOARD:
+            if ON_BOARD:
                 gc.collect()  # the preview's copy of the rules, freed before the line and the apply
         text = dumps(ev)
         start = self.storage.append_line(paths.CURRENT, text, create=False)
