@@ -134,6 +134,10 @@ class AzulRules(Rules):
     def wall_entered(self, p):
         return self._walled[p] is not None
 
+    def marker_taker(self):
+        """Who took the first-player marker this round (None: nobody yet)."""
+        return self._first
+
     def wall_cells(self, p):
         """p's wall row by row: colour index + 1 per cell, 0 = empty (read only)."""
         return self.cells[p]

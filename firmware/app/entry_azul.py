@@ -5,7 +5,7 @@ Row fields offer only colours that still fit (grey wall: colour and column, so a
 with one free column comes with it); the floor offers 0..7 (from 1 if the player holds the
 marker). Legality is the rules' own: a value is offered when session.preview accepts it.
 """
-from rules_core.azul import COLOURS
+from rules_core.azul import COLOURS, TILES_PER_COLOUR
 from app.ui import Form, Field, Menu, count_field
 from app import colours
 
@@ -23,11 +23,20 @@ def actions(app):
     for p in order:
         if not s.rules.wall_entered(p):
             items.append(("Wall %s" % s.players[p], _wall(app, p)))
-    takers = [p for p in order if _legal(s, {"e": "first", "p": p})]
-    if takers:
-        items.append(("First marker", lambda: app.show(Menu(app, "First marker", [
-            (s.players[p], _first(app, p)) for p in takers]))))
+    if s.rules.marker_taker() is None:
+        items.append(("First marker", lambda: app.show(first_menu(app, order))))
     return items
+
+
+def first_menu(app, order):
+    """Who took the first-player marker: the players who can, then each one who cannot and
+    why (the marker goes on the floor, so a wall entered with floor 0 rules a player out)."""
+    s = app.session
+    items = [(s.players[p], _first(app, p)) for p in order if _legal(s, {"e": "first", "p": p})]
+    for p in order:
+        if not _legal(s, {"e": "first", "p": p}):
+            items.append(("%s: floor 0" % s.players[p], lambda: app.refuse("the marker needs a floor slot")))
+    return Menu(app, "First marker", items)
 
 
 def _legal(s, ev):
@@ -63,6 +72,25 @@ class WallForm(Form):
         fields = [Field("R%d" % (r + 1), row_choices) for r in range(5)]
         fields.append(count_field("floor", 0, 7))
         Form.__init__(self, app, "Wall " + app.session.players[p], fields, build=self.event)
+
+    def skipped(self, i, err):
+        """Why a row's colour (or the floor's 0) is not offered, in the wall's own terms."""
+        if i == 5:  # the floor: only 0 is ever refused, when the player took the marker
+            return "floor 0: the marker is on it"
+        text = self.fields[i].text()
+        v = self.fields[i].value()  # never None: "-" (no tile) is always offered
+        col, c = v if self.grey else (None, v)
+        k = COLOURS.index(c) + 1
+        cells = self.app.session.rules.wall_cells(self.p)
+        if any(cells[i * 5 + cc] == k for cc in range(5)):
+            return text + ": already in row"
+        if col is not None and cells[i * 5 + col - 1]:
+            return text + ": column taken"
+        if col is not None and any(cells[r * 5 + col - 1] == k for r in range(5)):
+            return "%s: column has %s" % (text, colours.label(c))
+        # the one rule left (rules_core.azul): a colour's tiles on the walls and in the lines
+        # completed this round number at most TILES_PER_COLOUR
+        return "%s: all %d %s in use" % (text, TILES_PER_COLOUR, colours.label(c))
 
     def event(self, values):
         tiles = []

@@ -116,7 +116,7 @@ class Groups(Menu):
         except ValueError:
             gain = ""
         items = [(group_text(g), self._remove(i)) for i, g in enumerate(self.groups)]
-        items += [("Add group", self._add), ("OK save " + gain, self._save)]
+        items += [("Add group", self._add), ("save " + gain, self._save)]
         Menu.__init__(self, app, "Garden " + app.session.players[p], items, cursor=len(items) - 2)
 
     def event(self):
@@ -148,5 +148,12 @@ class Groups(Menu):
 
         def save(values):
             app.show(Groups(app, self.p, self.groups + [group(values)]))
-        app.show(Form(app, "Group", fields, save=save, legal=legal,
-                      back=lambda: app.show(Groups(app, self.p, self.groups))))
+        app.show(GroupForm(app, "Group", fields, save=save, legal=legal,
+                           back=lambda: app.show(Groups(app, self.p, self.groups))))
+
+
+class GroupForm(Form):
+    def skipped(self, i, err):
+        """A colour group's patterns: switching one off is refused below 3 hexagons (the
+        only rule a yes/no field can break; the size field offers 3..6)."""
+        return "%s: 3+ hexagons needed" % self.fields[i].text()

@@ -45,12 +45,21 @@ def actions(app):
     for p in order:
         if r.in_play(p):
             items.append(("Broken %s" % s.players[p], _broken(app, p)))
-    if not r.start_tile_taken():
-        takers = [p for p in order if r.in_play(p)]
-        if takers:
-            items.append(("First from ctr", lambda: app.show(Menu(app, "Start tile", [
-                (s.players[p], _first(app, p)) for p in takers]))))
+    if not r.start_tile_taken() and any(r.in_play(p) for p in order):
+        items.append(("First from ctr", lambda: app.show(start_tile_menu(app, order))))
     return items
+
+
+def start_tile_menu(app, order):
+    """Who took the start tile from the centre: the players still in play, then each one who
+    is not and why (round VI: a player whose leftover glass is entered has finished)."""
+    s = app.session
+    r = s.rules
+    items = [(s.players[p], _first(app, p)) for p in order if r.in_play(p)]
+    for p in order:
+        if not r.in_play(p):
+            items.append(("%s: done" % s.players[p], lambda: app.refuse("leftover glass entered: done")))
+    return Menu(app, "Start tile", items)
 
 
 def _first(app, p):
@@ -68,9 +77,20 @@ def _window(app, p):
                   Field("keep", keep),
                   count_field("bonus", 0, 5)]
         fields[2].follows = True
-        app.show(Form(app, "Window " + s.players[p], fields, build=lambda v: {
+        app.show(WindowForm(app, "Window " + s.players[p], fields, build=lambda v: {
             "e": "window", "p": p, "col": v[0], "keep": v[1], "bonus": v[2]}))
     return show
+
+
+class WindowForm(Form):
+    def skipped(self, i, err):
+        """Why a bonus is not offered: the kept glass is one of the window's panes."""
+        if i != 2:
+            return Form.skipped(self, i, err)
+        rc = colours.label(self.app.session.bonus_colour())
+        if self.fields[2].value() == 0:  # rules_core.sintra: kept glass of the round's colour
+            return "bonus 0: the kept %s counts" % rc
+        return "bonus 5: kept glass is not %s" % rc  # all five panes are the round's colour
 
 
 def _broken(app, p):

@@ -1,7 +1,8 @@
 """Between entries: every player's score and rank; after the game: the final standings.
 
-Scoreboard rows: "1 Ann   23 S!" = rank, name, score, S start player, ! entry pending.
-Then the round (x/y), "LAST ROUND", Sintra's bonus colour and the next entry due.
+Title: the game and round (x/y), "LAST" in the last round. Rows: "1 Ann   23 S!" = rank,
+name, score, S starts this round, ! has an entry still to make; a legend row says so in
+words. Then Sintra's bonus colour and the next entry due.
 OK opens the entries of this round; BACK the main menu; hold BACK undoes from anywhere.
 """
 from hal.keys import UP, DOWN, OK, BACK, CODE_MASK
@@ -9,13 +10,24 @@ from app.ui import ListScreen
 from app import colours
 
 
+# what the flags mean, on the row under the standings (16 characters with both)
+LEGEND = {"S": "S=starts", "!": "!=to do", "S!": "S=starts !=to do"}
+
+
 def standings_rows(s):
+    """A row per player in rank order, then the legend of the flags shown (if any)."""
     rows = []
     waiting = [p for _, p in s.pending()]
+    shown = ""
     for rank, p in s.standings():
         flags = ("S" if p == s.start_player and s.info.has_start_player and not s.finished else "") + \
                 ("!" if p in waiting else "")
+        for f in flags:
+            if f not in shown:
+                shown += f
         rows.append(("%d %-7s%4d %s" % (rank, s.players[p][:7], s.scores[p], flags)).rstrip())
+    if shown:
+        rows.append(LEGEND["S!" if len(shown) == 2 else shown])
     return rows
 
 
@@ -47,8 +59,6 @@ class Scoreboard(_Board):
         s = app.session
         total = s.rounds_total
         rows = standings_rows(s)
-        if s.last_round():
-            rows.append("LAST ROUND")
         c = s.bonus_colour()
         if c:
             rows.append("bonus %s (%s)" % (colours.label(c), colours.letter(c)))
@@ -58,7 +68,8 @@ class Scoreboard(_Board):
             rows.append("next %s %s" % (e, s.players[p] if p is not None else ""))
         else:
             rows.append("OK: end round")
-        _Board.__init__(self, app, "%s R%d%s" % (s.info.short, s.round, "/%d" % total if total else ""), rows)
+        _Board.__init__(self, app, "%s R%d%s%s" % (s.info.short, s.round, "/%d" % total if total else "",
+                                                  " LAST" if s.last_round() else ""), rows)
 
     def leave(self, base):
         if base == OK:
@@ -89,7 +100,8 @@ class Final(_Board):
             b = r["breakdown"][p]
             for k in sorted(b):
                 if k != "total":
-                    rows.append(" %s %s" % (k[:10], b[k]))
+                    v = str(b[k])  # the label in words, cut to leave the value on the row
+                    rows.append(" %s %s" % (k.replace("_", " ")[:14 - len(v)], v))
         _Board.__init__(self, app, title, rows)
 
     def winners(self):

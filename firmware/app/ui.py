@@ -7,6 +7,8 @@ app says the frame is dirty, so nothing here runs in an idle loop.
 from hal.keys import UP, DOWN, LEFT, RIGHT, OK, BACK, CODE_MASK
 
 COLS = 16  # characters per row
+NEXT_HINT = "OK>"  # ends the cursor's row on a form field: OK goes on to the next row
+NEXT_SHORT = ">"   # the same where the row's text leaves no room for it
 
 
 class Canvas:
@@ -112,8 +114,12 @@ class ListScreen(Screen):
             self._fit_n = n
         return self._fit
 
+    def width(self, cv):
+        """The rows' width in pixels (a narrow screen leaves 40 to its drawing)."""
+        return cv.w if self.wide else cv.w - 40
+
     def draw(self, cv):
-        x_end = cv.w if self.wide else cv.w - 40
+        x_end = self.width(cv)
         fit = self.fitted(x_end // 8)
         cv.row(0, fit[0], False, x_end)
         cv.d.hline(0, 7, x_end, 1)
@@ -177,6 +183,10 @@ class Form(ListScreen):
     will give (session.preview). Fields start at the first legal value from their index.
     `save(values)` replaces entering an event (settings forms). BACK runs `back` (default:
     the screen below on the app's stack).
+
+    The screen says what OK does: the field under the cursor ends in "OK>" (OK goes on to
+    the next row) and the last row reads "save ...". A value LEFT/RIGHT skips is explained
+    once per form (skipped()), so a player is never left wondering where a colour went.
     """
 
     def __init__(self, app, title, fields, build=None, done=None, save=None, legal=None, back=None):
@@ -190,8 +200,9 @@ class Form(ListScreen):
         self.legal = legal or self._legal_event
         self.note = ""
         self._rows = []  # rows(): remade by _update() whenever a value changes
+        self._explained = []  # (field, choice index) pairs whose skip was already explained
         for i in range(len(fields)):
-            if not self._ok():
+            if self._why() is not None:
                 self._turn(i, 1)
         self._update()
 
@@ -201,25 +212,46 @@ class Form(ListScreen):
     def _legal_event(self, values):
         self.app.session.preview(self.build(values))
 
-    def _ok(self):
+    def _why(self):
+        """None when the values are legal, else the ValueError saying why not."""
         try:
             self.legal(self.values())
-            return True
-        except ValueError:
-            return False
+            return None
+        except ValueError as e:
+            return e
 
-    def _turn(self, i, step):
+    def _ok(self):
+        return self._why() is None
+
+    def _turn(self, i, step, explain=False):
         """Move field i to its next legal value, adjusting a later `follows` field if that
-        makes it legal (Sintra: the bonus follows the kept glass); False when none fits."""
+        makes it legal (Sintra: the bonus follows the kept glass); False when none fits.
+        With `explain` (a key press), the first value skipped that was not explained before
+        is said (skipped()); when none fits, why the next one does not."""
         f = self.fields[i]
         start = f.index
         n = len(f.choices)
+        why = None
         for _ in range(n - 1):
             f.index = (f.index + step) % n
-            if self._ok() or self._follow(i + 1):
+            err = self._why()
+            if err is None or self._follow(i + 1):
+                if why:
+                    self._explained.append(why[0])
+                    self.app.say(why[1])
                 return True
+            if explain and why is None and (i, f.index) not in self._explained:
+                why = ((i, f.index), self.skipped(i, err))
         f.index = start
+        if explain:
+            self.app.refuse(why[1] if why else "no other value fits")
         return False
+
+    def skipped(self, i, err):
+        """What the screen says when field i's current value was skipped because of err
+        (the rules' ValueError): "<label> <value>: <why>" in at most two 16-character rows.
+        The rules' own message by default; a form overrides it with shorter words."""
+        return "%s: %s" % (self.fields[i].text(), err)
 
     def _follow(self, j):
         for k in range(j, len(self.fields)):
@@ -245,7 +277,7 @@ class Form(ListScreen):
                 self.note = " ".join(parts) or "+0"
             except ValueError:
                 pass
-        self._rows = [f.text() for f in self.fields] + ["OK " + (self.note or "save")]
+        self._rows = [f.text() for f in self.fields] + [("save " + self.note) if self.note else "save"]
 
     def rows(self):
         return self._rows
@@ -256,10 +288,8 @@ class Form(ListScreen):
         if base in (UP, DOWN):
             self.move(base, n + 1)
         elif base in (LEFT, RIGHT) and self.cursor < n:
-            if self._turn(self.cursor, -1 if base == LEFT else 1):
+            if self._turn(self.cursor, -1 if base == LEFT else 1, True):
                 self._update()
-            else:
-                self.app.refuse("no other value fits")
         elif base == OK:
             if self.cursor < n:
                 self.cursor += 1
@@ -269,6 +299,16 @@ class Form(ListScreen):
                 (self.done or self.app.home)()
         elif base == BACK:
             (self.back or self.app.back)()
+
+    def draw(self, cv):
+        ListScreen.draw(self, cv)
+        c = self.cursor
+        if c < len(self.fields) and cv.rows > 1:  # the cursor is on a field: OK goes on
+            n = self.width(cv) // 8
+            free = n - len(self.fitted(n)[c + 1]) - 1  # characters right of the row's text and a space
+            hint = NEXT_HINT if free >= len(NEXT_HINT) else NEXT_SHORT if free > 0 else None
+            if hint:
+                cv.text(hint, (n - len(hint)) * 8, (c - self.top + 1) * 8, 0)
 
 
 class Confirm(Form):
