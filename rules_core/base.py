@@ -86,6 +86,11 @@ class Rules:
         """The colour this round rewards, or None (Sintra's round indicator)."""
         return None
 
+    def assumed(self):
+        """Names of the board values the record does not give, taken from the project's
+        unverified tables (Sintra); replay warns about them."""
+        return []
+
     def rank_key(self, p):
         """Bigger is better: the score, then the game's tie-break value."""
         return (self.scores[p],)

@@ -11,9 +11,12 @@ class Game:
     """key: the record's "game"; name: the full title (menus); short: the title on a
     16-character row; variants: the record's names, the first is the default, and labels:
     theirs on the screens; players: (min, max); has_start_player: False where nobody starts
-    a round (5211's reveals are simultaneous); module, class_name: the game's rules."""
+    a round (5211's reveals are simultaneous); module, class_name: the game's rules;
+    unverified: colour and pattern names of the game's module that its rulebook text does not
+    give (working names, marked "?" on the screens)."""
 
-    def __init__(self, key, name, short, variants, labels, players, has_start_player, module, class_name):
+    def __init__(self, key, name, short, variants, labels, players, has_start_player, module, class_name,
+                 unverified=()):
         self.key = key
         self.name = name
         self.short = short
@@ -23,6 +26,7 @@ class Game:
         self.has_start_player = has_start_player
         self.module = module
         self.class_name = class_name
+        self.unverified = unverified
 
     def check(self, variant, nplayers):
         """The variant played (None: the default), once it and the player count are valid."""
@@ -45,9 +49,10 @@ GAMES = (
     Game("azul", "Azul", "Azul", ("colored", "grey"), ("coloured wall", "grey wall"), (2, 4), True,
          "rules_core.azul", "AzulRules"),
     Game("sintra", "Sintra", "Sintra", ("A", "B"), ("side A", "side B"), (2, 4), True,
-         "rules_core.sintra", "SintraRules"),
+         "rules_core.sintra", "SintraRules", ("green", "blue")),
     Game("garden", "Queen's Garden", "Garden", ("standard", "variant"), ("standard", "variant side"),
-         (2, 4), True, "rules_core.garden", "GardenRules"),
+         (2, 4), True, "rules_core.garden", "GardenRules",
+         ("lightgreen", "darkgreen", "lilac", "purple", "plant", "lily")),
     Game("5211", "5211", "5211", ("standard", "long"), ("standard", "long (to 50)"), (2, 5), False,
          "rules_core.game5211", "Rules5211"),
 )

@@ -65,7 +65,8 @@ PATTERNS = ("tree", "bird", "butterfly", "flower", "plant", "lily")   # value = 
 # Colours in check-track order (最終計分: 12 spaces, six colours then six patterns, blue first).
 # In the rulebook text: blue (藍色, first space), yellow (黃色鳥兒) and green (綠色, light and
 # dark not told apart). lightgreen/darkgreen, lilac, purple and the order after blue: from
-# reviews (unverified).
+# reviews (unverified). The registry (rules_core.games) lists the unverified names of both
+# tables: the screens mark them "?".
 COLOURS = ("blue", "yellow", "lightgreen", "darkgreen", "lilac", "purple")
 CATEGORIES = COLOURS + PATTERNS   # the check track, top to bottom
 

@@ -225,8 +225,9 @@ def replay(source):
     Returns (session, warnings).
 
     A last line without its newline is a write cut by power loss: it is ignored with a
-    warning. Any other bad line raises a ValueError subclass whose message starts "line N: "
-    (the first bad line of the record). A record is untrusted input: a field that a rules
+    warning; board values the header does not give (Sintra) are named in a warning too. Any
+    other bad line raises a ValueError subclass whose message starts "line N: " (the first
+    bad line of the record). A record is untrusted input: a field that a rules
     class fails to check is reported as a malformed line here, never as a crash.
     """
     session = None
@@ -284,4 +285,8 @@ def replay(source):
     if error is not None:
         raise error
     session._undone = [t for t, _ in undone]
+    assumed = session.rules.assumed()
+    if assumed:
+        warnings.append("line 1: options.board gives no %s: the project's unverified values are used"
+                        % ", ".join(assumed))
     return session, warnings

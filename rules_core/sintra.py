@@ -29,7 +29,7 @@ from rules_core.compat import const
 from rules_core.errors import RecordError, RuleError
 
 # Glass colours: pink, orange, yellow are named in the rulebook; green and blue are working
-# names (unverified against the box).
+# names (unverified against the box: the registry's `unverified`, marked "?" on the screens).
 COLOURS = ("pink", "orange", "yellow", "green", "blue")
 
 NCOLS = const(8)    # windows per palace board, columns 1..8
@@ -37,16 +37,18 @@ NROUNDS = const(6)
 STRIP = const(5)    # spaces on a pattern strip; a full strip is completed at once
 
 # Printed board values the rulebook text does not give; options.board overrides each key.
-DEFAULT_BOARD = {
-    # UNVERIFIED placeholder for both sides: the rulebook only shows a window worth 2 with
-    # windows worth 1 and 2 to its right. The owner corrects it once on the device.
-    "windows": (1, 2, 1, 2, 1, 2, 1, 2),
-    # Inferred: the example figure shows -4, -5, -6 on consecutive spaces and a marker on -8;
-    # the bottom space is -18 (遊戲結束 note). Top to bottom; the marker starts on the top.
-    "track": (0, -1, -2, -3, -4, -5, -6, -8, -10, -12, -14, -16, -18),
-    # Inferred: side A ornaments between windows 1-2, 3-4, 5-6, 7-8 (4 frames each).
-    "ornaments": ((1, 2), (3, 4), (5, 6), (7, 8)),
-}
+# UNVERIFIED placeholder, for records that carry no windows: the rulebook only shows a window
+# worth 2 with windows worth 1 and 2 to its right. Sides A and B are different boards; the
+# device never plays on this: the owner enters each side's 8 values once.
+PLACEHOLDER_WINDOWS = (1, 2, 1, 2, 1, 2, 1, 2)
+# Inferred, unverified: the example figure shows -4, -5, -6 on consecutive spaces and a marker
+# on -8; the bottom space is -18 (遊戲結束 note). Top to bottom; the marker starts on the top.
+# The device offers it until the owner confirms or corrects it.
+INFERRED_TRACK = (0, -1, -2, -3, -4, -5, -6, -8, -10, -12, -14, -16, -18)
+# Inferred, unverified: side A ornaments between windows 1-2, 3-4, 5-6, 7-8 (4 frames each);
+# the device offers it until the owner confirms or corrects it.
+INFERRED_ORNAMENTS = ((1, 2), (3, 4), (5, 6), (7, 8))
+DEFAULT_BOARD = {"windows": PLACEHOLDER_WINDOWS, "track": INFERRED_TRACK, "ornaments": INFERRED_ORNAMENTS}
 
 # Side A: points per ornament by its filled frames, 0..4 (遊戲結束 3) A面)
 ORNAMENT_POINTS = (0, 0, 3, 6, 10)
@@ -64,10 +66,12 @@ def _board(board):
     orn = board.get("ornaments", DEFAULT_BOARD["ornaments"])
     if type(orn) not in (list, tuple) or len(orn) > 4:
         raise RecordError("board ornaments must be up to 4 column pairs, got %r" % (orn,))
-    orn = tuple(tuple(check_ints("board ornament", o, 2, 2, 1, 8)) for o in orn)
-    cols = [c for o in orn for c in o]
-    if len(set(cols)) < len(cols):
-        raise RecordError("board ornaments: a column is in two ornaments")
+    orn = tuple(tuple(sorted(check_ints("board ornament", o, 2, 2, 1, 8))) for o in orn)
+    # each ornament is surrounded by the frames of two windows (遊戲結束 3) A面); the text
+    # does not say two ornaments never share a window, so only the same pair twice is refused
+    for i in range(len(orn)):
+        if orn[i][0] == orn[i][1] or orn[i] in orn[:i]:
+            raise RecordError("board ornaments: windows %d and %d are not a new pair" % orn[i])
     return w, t, orn
 
 
@@ -98,7 +102,11 @@ class SintraRules(Rules):
                               % ("/".join(COLOURS), rc))
         n = nplayers
         self.round_colors = tuple(rc)
-        self.windows, self.track, self.ornaments = _board(options.get("board") or {})
+        board = options.get("board") or {}
+        self.windows, self.track, self.ornaments = _board(board)
+        # the project's unverified tables this game uses, where the record gives no values
+        self.defaulted = [k for k in ("windows", "track", "ornaments")
+                          if k not in board and (k != "ornaments" or self.variant == "A")]
         self.max_broken = 4 * (2 * n + 1)   # all glass of a round: 4 on each of 5/7/9 factories
         self.rounds_total = NROUNDS
         # round_scores: the last one includes the final scoring
@@ -137,6 +145,9 @@ class SintraRules(Rules):
     def start_tile_taken(self):
         # Someone took the start tile from the centre this round.
         return self.next_start is not None
+
+    def assumed(self):
+        return self.defaulted
 
     def lost_on_track(self, p):
         # Points lost on the broken-glass track: resets plus the marker's current space.

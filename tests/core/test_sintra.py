@@ -110,6 +110,26 @@ def test_side_a_three_panes_score_6():
     assert r.breakdown(0)["side_points"] == 6
 
 
+def test_side_a_ornaments_may_share_a_window():
+    """遊戲結束 3) A面: each ornament counts the 4 frames around it; the text does not say two
+    ornaments never share a window, so an owner's board with ornaments at windows 1-2 and 2-3
+    counts window 2 for both. Windows all worth 1: window 2 twice (1, 1), window 1 (1 + 1),
+    window 3 (1): 5; ornament 1-2 holds 1 + 2 = 3 panes (6), ornament 2-3 2 + 1 = 3 (6): 17."""
+    r = run(new(board={"windows": [1] * 8, "ornaments": [[1, 2], [2, 3]]}),
+            "w 0 2 blue;w 0 2 blue;w 0 1 blue;w 0 3 blue;" + R6 + ";" + FIN)
+    assert r.breakdown(0)["windows"] == 5 and r.breakdown(0)["side_points"] == 12 and r.scores[0] == 17
+
+
+def test_board_values_the_record_does_not_give_are_named():
+    """The rulebook text prints no window values, and the track and side A's ornaments are
+    inferred: a record without them is played on the project's unverified tables, and
+    assumed() names those (replay warns); a record that gives them all assumes nothing."""
+    assert new().assumed() == ["windows", "track", "ornaments"]
+    assert new("B", {"windows": [1] * 8}).assumed() == ["track"]   # side B has no ornaments
+    full = {"windows": [1] * 8, "track": [0, -18], "ornaments": [[1, 2]]}
+    assert new("A", full).assumed() == []
+
+
 def test_side_b_four_windows_times_five_orange():
     """遊戲結束 3) B面 example: 4 complete windows x 5 orange panes (single-pane windows count)."""
     r = run(new("B"), "w 0 1 orange;w 0 1 orange;w 0 2 orange;w 0 2 pink;w 0 3 orange;w 0 3 yellow;"
@@ -207,7 +227,8 @@ def test_options_validation():
     for board, match in (({"windows": [1, 2, 3]}, "board windows must be a list of 8..8 whole numbers"),
                          ({"track": [0, -1, 2]}, "board track must be whole numbers -99..0, got 2"),
                          ({"track": [0, -2, -1]}, "must fall from 0"),
-                         ({"ornaments": [[1, 2], [2, 3]]}, "a column is in two ornaments"),
+                         ({"ornaments": [[1, 2], [3, 4], [2, 1]]}, "windows 1 and 2 are not a new pair"),
+                         ({"ornaments": [[3, 3]]}, "windows 3 and 3 are not a new pair"),
                          ({"size": 3}, "board: unknown key 'size'")):
         raises(RecordError, new, "A", board, match=match)
     r = run(new("A", {"track": [0, -5, -10]}), "b 0 3")   # 2 down = bottom: -10, then 1 more
