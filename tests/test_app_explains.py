@@ -4,7 +4,7 @@ Every assertion reads the texts the screen drew (app.text()), as a player reads 
 import json
 
 from test_app_games import Driver, NAMES, end_round, play_azul, play_garden, garden_events, \
-    play_sintra, sintra_events, ROUND_COLOURS
+    play_sintra, sintra_events, ROUND_COLOURS, board_check
 from app.app import wrap
 from app import ui
 from hal.keys import DOWN, LEFT, RIGHT, OK
@@ -73,7 +73,7 @@ def test_sintra_start_tile_menu_says_who_has_finished(tmp_path):
     """Sintra round VI: a player whose leftover glass is entered is out of the round."""
     d = Driver(tmp_path)
     d.new_game("Sintra", "side A", 2)
-    d.save()
+    board_check(d, "A")
     for c in ROUND_COLOURS:
         d.choose(c)
     evs = sintra_events()
@@ -217,7 +217,7 @@ def test_every_explanation_fits_the_message_rows(tmp_path, monkeypatch):
     play_azul(d, *azul_engine.random_game(2, 5, "grey")[:2])
     d = Driver(tmp_path / "sintra")
     d.new_game("Sintra", "side A", 2)
-    d.save()
+    board_check(d, "A")
     for c in ROUND_COLOURS:
         d.choose(c)
     play_sintra(d, sintra_events())

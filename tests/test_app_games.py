@@ -15,6 +15,8 @@ from rules_core.session import replay
 from rules_core import azul_engine
 
 PATTERNS = ("tree", "bird", "butterfly", "flower", "plant", "lily")
+# the Group form's pattern rows: names the rulebook text does not give are marked "?"
+PATTERN_ROWS = ("tree", "bird", "butterfly", "flower", "plant?", "lily?")
 NAMES = ["Red", "Blue", "Green", "Yellow", "Purple"]
 
 
@@ -57,7 +59,7 @@ class Driver:
         i = [f.label for f in fields].index(label)
         self.press(DOWN, (i - self.screen.cursor) % (len(fields) + 1))
         f = fields[i]
-        for _ in range(len(f.choices)):
+        for _ in range(len(f.choices) + 1):  # + 1: a board value starts unset
             if f.value() == value:
                 return
             self.press(RIGHT)
@@ -184,6 +186,27 @@ def sintra_events():
     return evs
 
 
+# the window values entered on the device, side A and side B (different boards), left to right
+WINDOWS = {"A": [3, 1, 4, 1, 5, 2, 6, 2], "B": [2, 7, 1, 8, 2, 8, 1, 8]}
+
+
+def enter_windows(d, side, values):
+    """On a Sintra board menu: open the side's window values, set each one, save."""
+    d.choose("%s win" % side)
+    for i, v in enumerate(values):
+        d.set("win %d" % (i + 1), v)
+    d.save()
+    assert d.rows()[0] == "%s win %s" % (side, "".join(str(v) for v in values)), d.app.text()
+
+
+def board_check(d, side, values=None):
+    """A new Sintra game's first step: the side's board values (windows entered), then start."""
+    assert d.screen.title == "Side %s board" % side, d.app.text()
+    if d.rows()[0].endswith("????????"):
+        enter_windows(d, side, values or WINDOWS[side])
+    d.choose("Continue")
+
+
 def play_sintra(d, events):
     for ev in events:
         e = ev["e"]
@@ -208,12 +231,12 @@ def play_sintra(d, events):
 def test_sintra_complete_game(tmp_path, side):
     d = Driver(tmp_path)
     d.new_game("Sintra", "side " + side, 2)
-    assert d.screen.title == "Board windows"  # the one-time board check comes first
-    d.save()
+    board_check(d, side)  # the side's window values come first
     for c in ROUND_COLOURS:
         d.choose(c)
     header = json.loads(d.record().splitlines()[0])
     assert header["options"]["round_colors"] == ROUND_COLOURS
+    assert header["options"]["board"]["windows"] == WINDOWS[side]
     assert "bonus pnk (P)" in d.app.text()
     play_sintra(d, sintra_events())
     r = check_final(d)
@@ -288,7 +311,7 @@ def play_garden(d, events):
                     for on in (True, False):
                         for i in range(6):
                             if (i + 1 in g["values"]) == on:
-                                d.set(PATTERNS[i], on)
+                                d.set(PATTERN_ROWS[i], on)
                 else:
                     d.set("pattern n", len(g["values"]))
                 d.save()

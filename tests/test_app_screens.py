@@ -6,7 +6,7 @@ layout change with  UPDATE_GOLDEN=1 pytest tests/test_app_screens.py  and look a
 import json
 import os
 
-from test_app_games import Driver, end_round, play_azul
+from test_app_games import Driver, board_check, end_round, play_azul
 from host_tools import sim
 from hal.keys import UP, DOWN, LEFT, RIGHT, OK, BACK, LONG
 from rules_core.session import replay
@@ -202,7 +202,7 @@ def test_sintra_setup_offers_each_later_round_colour_once(tmp_path):
     """Sintra setup 7: rounds II..VI show each glass colour once."""
     d = Driver(tmp_path)
     d.new_game("Sintra", "side A", 3)
-    d.save()  # board check
+    board_check(d, "A")
     d.choose("pink")
     d.choose("pink")
     assert "pink" not in d.rows()

@@ -47,7 +47,7 @@ def azul(d):
 
 def sintra(d):
     d.new_game("Sintra", "side B", 2)
-    d.save()
+    games.board_check(d, "B")
     for c in games.ROUND_COLOURS:
         d.choose(c)
     games.play_sintra(d, games.sintra_events())
@@ -83,6 +83,34 @@ def test_sim_script_plays_a_full_game(tmp_path, play):
     assert "won: " + ", ".join(s.players[p] for p in s.winners()) in lines
     from PIL import Image
     assert Image.open(png).size[0] >= 512
+
+
+def test_sim_script_sintra_board_check_takes_every_window_value(tmp_path):
+    """A Sintra game in `sim --script`: OK alone, 60 times, never passes the first game's
+    board check (no record, no settings); the values set one by one reach options.board and
+    the score (第三步 3c, side A 3 1 4 1 5 2 6 2: window 5 scores 5, then window 2 scores
+    1 + 5 = 6: 11; the placeholder table would give 1 + 3 = 4)."""
+    d = games.Driver(tmp_path / "driver")
+    d.new_game("Sintra", "side A", 2)
+    script = tmp_path / "ok.keys"
+    script.write_text(script_of(d.keys) + " OK*60\n")
+    r = run_sim(["--script", str(script), "--data", str(tmp_path / "ok")])
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[:3] == ["A windows L to R", "win 1 ?", "win 2 ?"], r.stdout
+    assert sorted(os.listdir(tmp_path / "ok")) == []
+    games.board_check(d, "A")
+    for c in games.ROUND_COLOURS:
+        d.choose(c)
+    games.play_sintra(d, [{"e": "window", "p": 0, "col": col, "keep": "orange", "bonus": 0} for col in (5, 2)])
+    script.write_text(script_of(d.keys) + "\n")
+    data = tmp_path / "sim-data"
+    r = run_sim(["--script", str(script), "--data", str(data)])
+    assert r.returncode == 0, r.stderr
+    with open(data / "current.jsonl") as f:
+        record = f.read()
+    assert json.loads(record.splitlines()[0])["options"]["board"]["windows"] == [3, 1, 4, 1, 5, 2, 6, 2]
+    assert replay(record)[0].scores == [11, 0]
+    assert "1 Red      11 S" in r.stdout.splitlines()
 
 
 def test_script_syntax():

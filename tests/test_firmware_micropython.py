@@ -42,7 +42,7 @@ def game_5211(tmp_path, variant, label, n, seed):
 def sintra_game(tmp_path, side):
     d = games.Driver(tmp_path)
     d.new_game("Sintra", "side " + side, 2)
-    d.save()  # the board windows check
+    games.board_check(d, side)
     for c in games.ROUND_COLOURS:
         d.choose(c)
     games.play_sintra(d, games.sintra_events())
@@ -109,7 +109,7 @@ def form_scripts(tmp_path):
     out["5211 card form"] = list(d.keys)
     d = games.Driver(tmp_path / "sintra")
     d.new_game("Sintra", "side A", 2)
-    d.save()
+    games.board_check(d, "A")
     for c in games.ROUND_COLOURS:
         d.choose(c)
     d.entry("Window Red")

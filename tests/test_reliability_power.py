@@ -115,7 +115,7 @@ def test_settings_cut_at_every_byte_and_operation_leave_old_or_new():
     """write_atomic of the App's settings: after any cut the file parses to the old or new."""
     old = dumps({"brightness": 3, "symbols": True, "led_count": 25, "led_layout": "matrix5x5"}) + "\n"
     new = dumps({"brightness": 5, "symbols": False, "led_count": 8, "led_layout": "strip",
-                 "sintra_windows": [1, 2, 3, 4, 5, 6, 7, 8]}) + "\n"
+                 "sintra_windows_A": [1, 2, 3, 4, 5, 6, 7, 8]}) + "\n"
     size = len(new.encode("utf-8"))
     outcomes = {"old": 0, "new": 0}
     for cut in range(size + 2):  # size + 1 lets the flush, sync and rename through

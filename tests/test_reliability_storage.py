@@ -222,8 +222,10 @@ def test_an_empty_record_is_removed_at_boot(board):
 SHAPES = {"1": {}, "null": {}, "[1]": {}, '{"brightness": 9}': {}, "-1": {}, '"x"': {}, "3.5": {},
           '{"led_count": "16"}': {}, '{"history_keep": 0}': {},
           '{"brightness": 5, "symbols": 1, "led_layout": "ring", "history_keep": 2.5}': {"brightness": 5},
-          '{"sintra_windows": [1, 2], "led_count": 8, "future": [1]}': {"led_count": 8, "future": [1]},
-          '{"brightness": true, "sintra_windows": [1, 2, 3, 4, 5, 6, 7, 8]}': {"sintra_windows": [1, 2, 3, 4, 5, 6, 7, 8]}}
+          '{"sintra_windows_A": [1, 2], "led_count": 8, "future": [1]}': {"led_count": 8, "future": [1]},
+          '{"brightness": true, "sintra_windows_B": [1, 2, 3, 4, 5, 6, 7, 8]}': {"sintra_windows_B": [1, 2, 3, 4, 5, 6, 7, 8]},
+          '{"sintra_track": [0, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12]}': {},  # not to -18
+          '{"sintra_ornaments": [[1, 2], [3, 4], [5, 6], [1, 2]], "sintra_windows_A": "13"}': {}}
 
 
 @pytest.mark.parametrize("text", sorted(SHAPES))

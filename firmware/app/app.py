@@ -59,7 +59,7 @@ def unload_other_games(game):
 
 
 # modules a game in play does not need: the menus, the new-game steps, the settings file
-MENUS = ("app.system", "app.setup", "app.history", "app.settings")
+MENUS = ("app.system", "app.setup", "app.history", "app.settings", "app.sintra_board")
 
 
 def _settings():

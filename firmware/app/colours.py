@@ -26,10 +26,15 @@ PLAYER_COLOURS = ("red", "blue", "green", "yellow", "purple")
 PRESET_NAMES = ("Ann", "Ben", "Cy", "Dee", "Eve", "Finn", "Gus", "Ida", "Jo", "Kim")
 
 
-def label(name):
-    """3-letter label of a colour name (or the name itself if unknown)."""
+def unsure(name, unverified):
+    """"?" after a name the game's rulebook text does not give (rules_core.games' unverified), else ""."""
+    return "?" if name in unverified else ""
+
+
+def label(name, unverified=()):
+    """3-letter label of a colour name (or the name itself if unknown), "?" marked as unsure()."""
     c = COLOURS.get(name)
-    return c[0] if c else name[:3]
+    return (c[0] if c else name[:3]) + unsure(name, unverified)
 
 
 def letter(name):

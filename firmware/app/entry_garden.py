@@ -7,10 +7,12 @@ Discards and reserve tiles are entered as counts per pattern value (1..6), the r
 expansions (at most 2) by their values.
 """
 from rules_core.garden import CATEGORIES, PATTERNS, group_score
+from rules_core.games import game
 from app.ui import Form, Field, Menu, count_field
 from app import colours
 
 VALUES = range(1, 7)
+UNVERIFIED = game("garden").unverified  # colour and pattern names the rulebook does not give
 
 
 # what the variant side asks the players to read off the scoring board (16-character rows)
@@ -100,8 +102,14 @@ def _bonus(app, p):
     return show
 
 
+def name(category):
+    """A category as the screens show it ("?": a name the rulebook text does not give)."""
+    return category + colours.unsure(category, UNVERIFIED) if category in PATTERNS \
+        else colours.label(category, UNVERIFIED)
+
+
 def group_text(g):
-    return "%s %s" % (colours.label(g["of"]), "+".join(str(v) for v in g["values"]))
+    return "%s %s" % (name(g["of"]), "+".join(str(v) for v in g["values"]))
 
 
 class Groups(Menu):
@@ -132,9 +140,9 @@ class Groups(Menu):
     def _add(self):
         app = self.app
         yes_no = [("no", False), ("yes", True)]
-        fields = [Field("of", [(colours.label(c) if c not in PATTERNS else c, c) for c in CATEGORIES]),
+        fields = [Field("of", [(name(c), c) for c in CATEGORIES]),
                   count_field("pattern n", 3, 6)]
-        fields += [Field("%s" % PATTERNS[i], yes_no, 1 if i < 3 else 0) for i in range(6)]
+        fields += [Field(name(PATTERNS[i]), yes_no, 1 if i < 3 else 0) for i in range(6)]
 
         def group(values):
             of = values[0]

@@ -4,25 +4,30 @@ took the start tile from the centre, and in round VI each player's leftover glas
 Fields offer only values the rules accept (open windows, a bonus that fits the kept glass).
 """
 from rules_core.sintra import COLOURS
+from rules_core.games import game
 from app.ui import Form, Field, Menu, count_field
 from app import colours
 
+UNVERIFIED = game("sintra").unverified  # glass colour names the rulebook does not give
+
 
 def options(app, variant, step, done):
-    """New game: the board check (once), then the round indicator's colours I..VI."""
+    """New game: the side's board values (app.sintra_board: shown until the side's windows
+    are entered and the inferred tables confirmed), then the round indicator's colours I..VI."""
+    from app import sintra_board
+
     def round_colour(chosen):
         k = len(chosen)
         if k == 6:
-            return done({"round_colors": chosen, "board": {"windows": app.settings["sintra_windows"]}})
+            return done({"round_colors": chosen, "board": sintra_board.board(app.settings, variant)})
         # rounds II..VI show each colour once (rulebook setup 7): offer the ones not yet shown
         left = [c for c in COLOURS if k == 0 or c not in chosen[1:]]
         step("Round %d colour" % (k + 1),
-             [(c, _colour(round_colour, chosen + [c])) for c in left])
+             [(c + colours.unsure(c, UNVERIFIED), _colour(round_colour, chosen + [c])) for c in left])
 
-    if "sintra_windows" in app.settings:
+    if sintra_board.board(app.settings, variant) and not sintra_board.unverified(app.settings, variant):
         return round_colour([])
-    from app.system import board_check
-    app.show(board_check(app, lambda: round_colour([])))
+    app.show(sintra_board.BoardMenu(app, variant, lambda: round_colour([])))
 
 
 def _colour(fn, chosen):
@@ -72,7 +77,7 @@ def _first(app, p):
 def _window(app, p):
     def show():
         s = app.session
-        keep = [(colours.label(c), c) for c in COLOURS]
+        keep = [(colours.label(c, UNVERIFIED), c) for c in COLOURS]
         fields = [Field("window", [(str(c), c) for c in s.rules.open_windows(p)]),
                   Field("keep", keep),
                   count_field("bonus", 0, 5)]

@@ -61,7 +61,7 @@ class Scoreboard(_Board):
         rows = standings_rows(s)
         c = s.bonus_colour()
         if c:
-            rows.append("bonus %s (%s)" % (colours.label(c), colours.letter(c)))
+            rows.append("bonus %s (%s)" % (colours.label(c, s.info.unverified), colours.letter(c)))
         waiting = s.pending()
         if waiting:
             e, p = waiting[0]
@@ -100,7 +100,9 @@ class Final(_Board):
             b = r["breakdown"][p]
             for k in sorted(b):
                 if k != "total":
-                    v = str(b[k])  # the label in words, cut to leave the value on the row
+                    # a name the rulebook does not give is marked (Sintra's colour)
+                    v = str(b[k]) + colours.unsure(b[k], session.info.unverified)
+                    # the label in words, cut to leave the value on the row
                     rows.append(" %s %s" % (k.replace("_", " ")[:14 - len(v)], v))
         _Board.__init__(self, app, title, rows)
 

@@ -1,4 +1,4 @@
-"""Main menu, settings, button test and the Sintra board check."""
+"""Main menu, settings and button test."""
 from hal.keys import NAMES, CODE_MASK, LONG, REPEAT, BACK
 from app.ui import Menu, Form, Field, Screen, count_field
 
@@ -27,12 +27,17 @@ def _history():
     return history
 
 
+def _sintra_board():
+    from app import sintra_board  # as setup
+    return sintra_board
+
+
 class Settings(Menu):
     def __init__(self, app):
         Menu.__init__(self, app, "Settings", [
             ("LEDs & symbols", lambda: app.push(led_form(app))),
             ("Button test", lambda: app.push(ButtonTest(app))),
-            ("Sintra board", lambda: app.push(board_check(app, app.back))),
+            ("Sintra board", lambda: app.push(_sintra_board().BoardMenu(app, "AB"))),
         ])
 
 
@@ -57,19 +62,6 @@ def led_form(app):
             app.say("saved")
             app.back()
     return Form(app, "LEDs", fields, save=save, legal=lambda values: None)
-
-
-def board_check(app, done):
-    """The printed window values of the Sintra palace board, checked once and kept in the
-    settings; done() runs once they are saved."""
-    from rules_core.sintra import DEFAULT_BOARD
-    windows = app.settings.get("sintra_windows") or list(DEFAULT_BOARD["windows"])
-    fields = [count_field("win %d" % (i + 1), 0, 9, windows[i]) for i in range(8)]
-
-    def save(values):
-        if app.save_settings({"sintra_windows": list(values)}):
-            done()
-    return Form(app, "Board windows", fields, save=save, legal=lambda values: None)
 
 
 class ButtonTest(Screen):
