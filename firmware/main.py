@@ -5,10 +5,18 @@ paths.py, main.py) next to rules_core/; board.txt names the board file (written 
 `azul-companion flash`). The host puts firmware/ on sys.path to import the same names.
 Safe mode: hold BACK (three-button boards: OK) while powering on and the app does not
 start, so mpremote gets the REPL.
+
+Between frames the loop sleeps for as long as the App has nothing due (App.quiet_ms), a
+frame apart while a button is down. Where the board file says "sleep": "lightsleep" a
+press wakes the chip (hal.clock, hal.buttons), so it sleeps up to NAP_MS, inside the
+watchdog's timeout (fed every loop); elsewhere it wakes at least every POLL_MS, so that a
+press is seen, debounced and drawn within 100 ms.
 """
 import gc
 
 FRAME_MS = 10
+POLL_MS = 40
+NAP_MS = 2000
 WATCHDOG_MS = 8000
 SAFE_MODE_MS = 60  # sample the buttons this long at power-on (longer than the debounce)
 
@@ -46,6 +54,15 @@ def watchdog(board):
         return None
 
 
+def sleeper(board, buttons, clock):
+    """(sleep function, longest sleep) for the board: a light sleep that a press ends, or
+    plain sleeps short enough to see a press in time."""
+    if board.get("sleep") == "lightsleep":
+        buttons.wake_on_press()
+        return clock.light_sleep_ms, NAP_MS
+    return clock.sleep_ms, POLL_MS
+
+
 def main():
     from hal import clock
     from hal.buttons import buttons_from_board
@@ -63,6 +80,7 @@ def main():
     gc.collect()
     app = App(display, leds, Storage(), clock, board)
     dog = watchdog(board)
+    nap, longest = sleeper(board, buttons, clock)
     while True:
         now = clock.ticks_ms()
         buttons.poll(now)
@@ -73,7 +91,10 @@ def main():
             key = buttons.take()
         if dog:
             dog.feed()
-        clock.sleep_ms(FRAME_MS)
+        if buttons.busy():
+            clock.sleep_ms(FRAME_MS)
+        else:
+            nap(max(FRAME_MS, min(app.quiet_ms(clock.ticks_ms()), longest)))
 
 
 if __name__ == "__main__":

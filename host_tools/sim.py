@@ -13,9 +13,12 @@ separated by spaces, commas or new lines ("#" starts a comment):
   TOKEN*N                      N presses, e.g. DOWN*3
   letters U D L R O B Z        one press each, in a run: "DDRO" = DOWN DOWN RIGHT OK;
                                Z = BACK:long (undo)
-  wait                         let two seconds pass (messages time out)
-A script holds at most 20000 presses. After the script the screen's text is printed;
---screenshot NAME.png writes the display and LEDs.
+  wait                         let two seconds pass (messages time out); wait*60 lets two
+                               minutes pass: the display dims (wait*300: it goes dark;
+                               Settings > Display sets both times)
+A script holds at most 20000 presses. After the script the screen's text is printed (and
+the display's state when it is dimmed or dark); --screenshot NAME.png writes the display
+and LEDs. A dimmed display is drawn grey, a dark one empty.
 """
 import builtins
 import os
@@ -177,7 +180,15 @@ def run_script(app, clock, keys):
 # ---- drawing ------------------------------------------------------------------------------
 FOOTER_KEYS = ("arrows move", "Enter OK", "Bksp/Esc back", "u undo", "Shift+arrow long", "q quit")
 SCREEN_BG = "\x1b[48;5;234m"  # the OLED's glass, a shade off the terminal's black
+DIMMED_FG = "\x1b[38;5;242m"  # a dimmed display's pixels: grey
 RESET = "\x1b[0m"
+
+
+def display_state(display):
+    """"" for a display lit as usual, else "dimmed" or "dark" (app.idle)."""
+    if not display.on:
+        return "dark"
+    return "dimmed" if display.contrast_value < 255 else ""
 
 
 def render_leds(leds, layout, colour=True):
@@ -213,16 +224,21 @@ def frame(display, leds, layout, cols, rows, colour=True):
     """
     led_lines, led_width = render_leds(leds, layout, colour)
     width = cols - 1
+    state = display_state(display)
     keys = footer_lines(width)
+    if state:
+        note = "a key only wakes it" if state == "dark" else "a key lights it and acts"
+        keys = [("display %s (idle): %s" % (state, note))[:width]] + keys
     w, h = display.width, display.height
     for draw, pw, ph in ((display.blocks, w, (h + 1) // 2), (display.braille, (w + 1) // 2, (h + 3) // 4)):
         beside = pw + 1 + led_width <= width
         height = (max(ph, len(led_lines)) if beside else ph + 1 + len(led_lines)) + 1 + len(keys)
         if pw > width or height > rows:
             continue
-        pic = [line.ljust(pw) for line in draw()]
+        pic = [(" " * pw if state == "dark" else line.ljust(pw)) for line in draw()]
         if colour:
-            pic = [SCREEN_BG + line + RESET for line in pic]
+            fg = DIMMED_FG if state == "dimmed" else ""
+            pic = [SCREEN_BG + fg + line + RESET for line in pic]
         if beside:
             blank = " " * pw
             body = [(pic[i] if i < ph else blank) + " " + (led_lines[i] if i < len(led_lines) else "")
@@ -238,7 +254,8 @@ def frame(display, leds, layout, cols, rows, colour=True):
 
 
 def screenshot(display, leds, layout, path):
-    """The display (4x, white on black) above the LEDs, as a PNG."""
+    """The display (4x, white on black; grey when dimmed, empty when dark) above the LEDs,
+    as a PNG."""
     from PIL import Image, ImageDraw
     s = 4
     w, h = display.width * s, display.height * s
@@ -246,10 +263,12 @@ def screenshot(display, leds, layout, path):
     per_row = leds.n // rows if rows == 5 else leds.n
     img = Image.new("RGB", (max(w, per_row * 24 + 8), h + rows * 24 + 16), (20, 20, 20))
     draw = ImageDraw.Draw(img)
+    state = display_state(display)
+    lit = (110, 115, 122) if state == "dimmed" else (230, 240, 255)
     for y in range(display.height):
         for x in range(display.width):
-            if display.pixel(x, y):
-                draw.rectangle([x * s, y * s, x * s + s - 1, y * s + s - 1], fill=(230, 240, 255))
+            if state != "dark" and display.pixel(x, y):
+                draw.rectangle([x * s, y * s, x * s + s - 1, y * s + s - 1], fill=lit)
     cols = led_colours(leds)
     for i in range(leds.n):
         r, c = divmod(i, per_row)
@@ -329,7 +348,7 @@ def interactive(app, display, leds):
                 size = terminal_size(out.fileno())
                 shown = None
                 out.write("\x1b[H\x1b[2J")
-            state = (display.frames, len(leds.frames), app.settings["led_layout"])
+            state = (display.frames, len(leds.frames), app.settings["led_layout"], display_state(display))
             if state != shown:
                 shown = state
                 lines = frame(display, leds, state[2], size[0], size[1])
@@ -378,6 +397,8 @@ def run(args):
     else:
         run_script(app, clock, keys)
         print("\n".join(app.text()))
+        if display_state(display):
+            print("[display %s]" % display_state(display))
         if sys.stdout.isatty():
             cols, rows = terminal_size(sys.stdout.fileno())
             print("\n".join(frame(display, leds, app.settings["led_layout"], cols, rows)))

@@ -51,7 +51,8 @@ def _glyph_table():
 
 
 class VirtualDisplay(framebuf_py.FrameBuffer):
-    """The app's display seam on the desktop: drawing methods, show(), contrast()."""
+    """The app's display seam on the desktop: drawing methods, show(), contrast(),
+    poweroff()/poweron() (kept in contrast_value and on, for the simulator's drawing)."""
 
     def __init__(self, width=128, height=64):
         self.buffer = bytearray(width * ((height + 7) // 8))
@@ -59,6 +60,7 @@ class VirtualDisplay(framebuf_py.FrameBuffer):
         self.frames = 0          # show() calls
         self.last_frame = None   # bytes of the buffer at the last show()
         self.contrast_value = 255
+        self.on = True
 
     def show(self):
         self.frames += 1
@@ -66,6 +68,12 @@ class VirtualDisplay(framebuf_py.FrameBuffer):
 
     def contrast(self, value):
         self.contrast_value = value
+
+    def poweroff(self):
+        self.on = False
+
+    def poweron(self):
+        self.on = True
 
     def rows(self, on="#", off="."):
         """One string per pixel row of the current buffer."""

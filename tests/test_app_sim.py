@@ -170,3 +170,27 @@ def test_script_bound_counts_presses_before_expanding():
         sim.parse_script("OK*999999999999999999999999999999999999")
     assert len(sim.parse_script("DOWN*%d" % sim.MAX_PRESSES)) == sim.MAX_PRESSES
     assert sim.parse_script("DDR*2") == [2, 2, 4, 2, 2, 4]  # a letter run repeats as a whole
+
+
+def test_screenshots_of_the_dimmed_and_the_dark_display(tmp_path):
+    """Two minutes without a key dim the display (drawn grey), ten darken it (drawn empty)
+    and leave one LED blinking (the default Settings > Display times)."""
+    from PIL import Image
+    shots = {}
+    for name, script in (("lit", "DOWN"), ("dimmed", "DOWN wait*60"), ("dark", "DOWN wait*300")):
+        path = tmp_path / (name + ".png")
+        r = run_sim(["--data", str(tmp_path / name), "--script", script, "--screenshot", str(path)])
+        assert r.returncode == 0, r.stderr
+        shots[name] = Image.open(path).convert("RGB")
+        state = [line for line in r.stdout.splitlines() if line.startswith("[display")]
+        assert state == ([] if name == "lit" else ["[display %s]" % name])
+    lcd = (0, 0, 128 * 4, 64 * 4)
+    colours = dict((n, set(c for _, c in img.crop(lcd).getcolors(1 << 16))) for n, img in shots.items())
+    glass = (20, 20, 20)
+    assert colours["lit"] == {glass, (230, 240, 255)}
+    assert colours["dimmed"] == {glass, (110, 115, 122)}
+    assert colours["dark"] == {glass}
+    # the same picture lit and dimmed: the pixels that are not glass are the same ones
+    def lit_mask(img):
+        return img.crop(lcd).convert("L").point(lambda v: 255 if v > 20 else 0).tobytes()
+    assert lit_mask(shots["lit"]) == lit_mask(shots["dimmed"])

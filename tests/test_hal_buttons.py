@@ -258,3 +258,56 @@ def test_describe_and_code_of():
         assert "MENU" in str(e)
     else:
         raise AssertionError("unknown key accepted")
+
+
+def test_busy_from_the_first_contact_to_the_debounced_release():
+    """main.py sleeps long only when no button is busy: every sample of a press must come a
+    frame apart, or the debounce and the long press would be timed by the sleep."""
+    logic = ButtonLogic(SIX)
+    ok = BIT["OK"]
+    busy = []
+    for t, mask in [(0, 0), (10, ok), (20, ok), (30, ok), (100, 0), (110, 0), (120, 0), (130, 0)]:
+        logic.update(t, mask)
+        busy.append(logic.busy())
+    assert busy == [False, True, True, True, True, True, False, False]
+    assert drain(logic) == [keys.OK]  # fired at t=120: released and stable for 20 ms
+
+
+def test_wake_on_press_arms_every_pin_and_an_encoder_is_busy_between_detents(monkeypatch):
+    import sys
+    import types
+    levels = {}
+    armed = {}
+
+    class Pin:
+        IN, PULL_UP, PULL_DOWN = 0, 1, 2
+        IRQ_FALLING, IRQ_RISING = 4, 8
+
+        def __init__(self, pin_id, mode, pull):
+            self.id = pin_id
+            levels.setdefault(pin_id, 1)
+
+        def value(self):
+            return levels[self.id]
+
+        def irq(self, handler, trigger):
+            armed[self.id] = (callable(handler), trigger)
+
+    monkeypatch.setitem(sys.modules, "machine", types.SimpleNamespace(Pin=Pin))
+    board = {"name": "enc", "runtime": "micropython", "buttons": {"OK": 14, "BACK": 15},
+             "button_pull": "up", "encoder": {"a": 10, "b": 11, "push": 12}}
+    buttons = buttons_from_board(board)
+    buttons.wake_on_press()
+    assert armed == dict((p, (True, Pin.IRQ_FALLING | Pin.IRQ_RISING)) for p in (10, 11, 12, 14, 15))
+    buttons.poll(0)
+    assert not buttons.busy()
+    levels[10] = 0  # A leads: a quarter step of a detent
+    buttons.poll(10)
+    assert buttons.busy()
+    levels[11] = 0
+    buttons.poll(20)
+    levels[10] = 1
+    buttons.poll(30)
+    levels[11] = 1  # the detent completes: one step
+    buttons.poll(40)
+    assert not buttons.busy() and buttons.take() == keys.DOWN

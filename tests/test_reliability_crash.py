@@ -84,9 +84,14 @@ def test_main_loop_feeds_the_watchdog_each_frame(monkeypatch):
     del fed[:]
     board["watchdog"] = False
     assert main.watchdog(board) is None and fed == []
-    # the loop itself: three frames, then stop; one feed per frame
+    # the loop itself: three frames, then stop; one feed per frame. Between frames it sleeps
+    # what the App says is quiet (at most NAP_MS, in a light sleep the buttons end: the Pico's
+    # board file asks for it), and a plain frame while a button is down.
     from hal import clock
     frames = []
+    quiet = [5000, 30]
+    busy = [False, False, True]
+    armed = []
 
     class App:
         def __init__(self, *a):
@@ -95,13 +100,19 @@ def test_main_loop_feeds_the_watchdog_each_frame(monkeypatch):
         def step(self, now, key):
             pass
 
-    def sleep_ms(ms):
-        frames.append(ms)
-        if len(frames) == 3:
-            raise Stop()
+        def quiet_ms(self, now):
+            return quiet.pop(0)
+
+    def sleeper(kind):
+        def sleep(ms):
+            frames.append((kind, ms))
+            if len(frames) == 3:
+                raise Stop()
+        return sleep
     monkeypatch.setattr(main, "load_board", lambda name: dict(board, watchdog=True))
     monkeypatch.setattr(main, "safe_mode", lambda *a: False)
-    monkeypatch.setattr(clock, "sleep_ms", sleep_ms)
+    monkeypatch.setattr(clock, "sleep_ms", sleeper("plain"))
+    monkeypatch.setattr(clock, "light_sleep_ms", sleeper("light"))
     import app.app
     import hal.display
     import hal.leds
@@ -109,10 +120,13 @@ def test_main_loop_feeds_the_watchdog_each_frame(monkeypatch):
     monkeypatch.setattr(app.app, "App", App)
     monkeypatch.setattr(hal.display, "display_from_board", lambda b: None)
     monkeypatch.setattr(hal.leds, "leds_from_board", lambda b: None)
-    monkeypatch.setattr(hal.buttons, "buttons_from_board",
-                        lambda b: types.SimpleNamespace(poll=lambda now: None, take=lambda: None))
+    monkeypatch.setattr(hal.buttons, "buttons_from_board", lambda b: types.SimpleNamespace(
+        poll=lambda now: None, take=lambda: None, busy=lambda: busy.pop(0),
+        wake_on_press=lambda: armed.append(True)))
     try:
         main.main()
     except Stop:
         pass
+    assert armed == [True]
+    assert frames == [("light", main.NAP_MS), ("light", 30), ("plain", main.FRAME_MS)]
     assert fed == [("timeout", main.WATCHDOG_MS), "feed", "feed", "feed"]

@@ -225,14 +225,18 @@ SHAPES = {"1": {}, "null": {}, "[1]": {}, '{"brightness": 9}': {}, "-1": {}, '"x
           '{"sintra_windows_A": [1, 2], "led_count": 8, "future": [1]}': {"led_count": 8, "future": [1]},
           '{"brightness": true, "sintra_windows_B": [1, 2, 3, 4, 5, 6, 7, 8]}': {"sintra_windows_B": [1, 2, 3, 4, 5, 6, 7, 8]},
           '{"sintra_track": [0, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12]}': {},  # not to -18
-          '{"sintra_ornaments": [[1, 2], [3, 4], [5, 6], [1, 2]], "sintra_windows_A": "13"}': {}}
+          '{"sintra_ornaments": [[1, 2], [3, 4], [5, 6], [1, 2]], "sintra_windows_A": "13"}': {},
+          '{"dim_after": 0, "blank_after": 86401}': {"dim_after": 0},
+          '{"dim_after": true, "blank_after": 30}': {"blank_after": 30},
+          '{"dim_after": "120", "blank_after": -1}': {}}
 
 
 @pytest.mark.parametrize("text", sorted(SHAPES))
 def test_settings_of_any_shape_boot_with_defaults_field_by_field(board, text):
     put_files(board, {"settings.json": text})
     d = FlashDriver(board)
-    want = {"brightness": 3, "symbols": True, "history_keep": 50, "led_count": 25, "led_layout": "matrix5x5"}
+    want = {"brightness": 3, "symbols": True, "history_keep": 50, "led_count": 25, "led_layout": "matrix5x5",
+            "dim_after": 120, "blank_after": 600}
     want.update(SHAPES[text])
     assert d.app.settings == want
     assert len(d.errors()) == 1 and d.errors()[0].startswith("settings")

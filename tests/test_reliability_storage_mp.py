@@ -301,7 +301,8 @@ def test_boot_never_raises_on_micropython(tmp_path):
         assert "damaged-1" not in " ".join(b["after_key"]["text"])  # read, gone at the next key
     assert r["utf8"]["damaged-1.jsonl"] == cases["utf8"]["current.jsonl"]
     assert r["tmp"]["screen"] == "Scoreboard" and "current.jsonl.tmp" not in r["tmp"]["files"]
-    want = {"brightness": 3, "symbols": True, "history_keep": 50, "led_count": 25, "led_layout": "matrix5x5"}
+    want = {"brightness": 3, "symbols": True, "history_keep": 50, "led_count": 25, "led_layout": "matrix5x5",
+            "dim_after": 120, "blank_after": 600}
     for i in range(len(BAD_SETTINGS)):
         b = r["settings%d" % i]
         assert b["settings"] == want and b["screen"] == "MainMenu", (BAD_SETTINGS[i], b)

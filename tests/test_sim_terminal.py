@@ -108,3 +108,24 @@ def test_sim_in_an_80x24_pane(pane, tmp_path):
     while not (stty_after.exists() and stty_after.read_text()) and time.monotonic() < end:
         time.sleep(0.1)
     assert stty_after.read_text() == stty_before.read_text()  # echo, canonical mode... as before
+
+
+def test_sim_draws_the_dimmed_and_the_dark_display(pane, tmp_path):
+    """Settings of 1 s and 3 s (the form offers minutes; the file takes any seconds)."""
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "settings.json").write_text('{"dim_after": 1, "blank_after": 3}')
+    pane.type("cd %s && %s -m host_tools sim --data %s" % (shlex.quote(ROOT), shlex.quote(sys.executable), data))
+    rows = pane.wait_for(lambda rows: len(drawing_rows(rows, BRAILLE)) >= 6, "braille drawing")
+    menu = [rows[i] for i in drawing_rows(rows, BRAILLE)]
+    rows = pane.wait_for(lambda rows: any("display dimmed" in r for r in rows), "the dimmed display")
+    assert [rows[i] for i in drawing_rows(rows, BRAILLE)] == menu  # the same picture...
+    coloured = pane.run("capture-pane", "-p", "-e", "-t", "t")
+    assert "38;5;242m" in coloured  # ...in grey
+    rows = pane.wait_for(lambda rows: any("display dark" in r for r in rows), "the dark display")
+    assert drawing_rows(rows, BRAILLE) == []  # nothing lit
+    pane.key("Down")  # only wakes it: the cursor stays where it was
+    rows = pane.wait_for(lambda rows: len(drawing_rows(rows, BRAILLE)) >= 6, "the display lit again")
+    assert [rows[i] for i in drawing_rows(rows, BRAILLE)] == menu
+    assert not any("display d" in r for r in rows)
+    pane.key("q")

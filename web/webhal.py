@@ -215,6 +215,13 @@ class WebDisplay(FrameBuffer):
     def contrast(self, value):
         pass  # the page keeps its own brightness
 
+    def poweroff(self):
+        """Dark: the page shows an empty frame; the buffer stays for poweron()."""
+        self._host.display("00" * len(self.buffer))
+
+    def poweron(self):
+        self._send()
+
 
 def led_writer(host):
     """Leds' write function: the LED bytes to the page."""

@@ -16,6 +16,7 @@ import paths
 from hal.keys import BACK, LONG
 from app.ui import Canvas
 from app.leds import LedView
+from app.idle import Idle, BLANK
 from app.records import Records, why, ON_BOARD
 from rules_core.record import new_header
 
@@ -119,6 +120,7 @@ class App:
         self.settings = _settings().load(storage, board, self.log)
         unload(("app.settings",))
         self.ledview = LedView(leds)
+        self.idle = Idle(display, clock)
         self.apply_settings()
         self.resume()
 
@@ -141,6 +143,7 @@ class App:
     def apply_settings(self):
         s = self.settings
         self.ledview.configure(s["brightness"], s["led_count"], s["led_layout"])
+        self.idle.configure(s["dim_after"], s["blank_after"], self.ledview.count > 0)
 
     # ---- the game ----
     def resume(self):
@@ -294,6 +297,9 @@ class App:
     def step(self, now, key):
         """Handle one input (or None) and redraw if anything changed: one show() per frame."""
         self.now = now
+        if key is not None and self.idle.key(now):
+            key = None  # it only woke a dark screen: nothing is entered unseen
+            self.dirty = True
         if key is not None:
             if self.toast_sticky:
                 self.toast = []  # a message kept until a key: this key read it
@@ -309,18 +315,35 @@ class App:
         if self.toast and not self.toast_sticky and self.clock.ticks_diff(now, self.toast_until) >= 0:
             self.toast = []
             self.dirty = True
+        idled = self.idle.update(now)  # dimmer or dark: the picture stays, the LEDs follow
         flash = self.flashing(now)
-        if self.dirty:
+        dark = self.idle.level == BLANK
+        if self.dirty and not dark:  # a dark screen is drawn again when a key wakes it
             self.draw()
-        if self.dirty or flash != self.flash_shown or self.screen.winners() is not None:
+        if dark:
+            self.idle.mark(now)
+        if self.dirty or idled or dark or flash != self.flash_shown or self.screen.winners() is not None:
             self.update_leds(now, flash)  # writes the LEDs only if the frame changed
         self.flash_shown = flash
         self.dirty = False
 
+    def quiet_ms(self, now):
+        """How long the App can go without a frame when no key comes: until a message times
+        out, the red flash ends, the LEDs move by themselves or the screen dims. The main loop
+        sleeps that long (a key wakes it where the board allows)."""
+        ms = min(self.idle.quiet_ms(now), self.ledview.quiet_ms(now, self.screen.winners()))
+        diff = self.clock.ticks_diff
+        if self.toast and not self.toast_sticky:
+            ms = min(ms, diff(self.toast_until, now))
+        if self.flash_shown:
+            ms = min(ms, diff(self.flash_until, now))
+        return max(0, ms)
+
     def update_leds(self, now, flash):
         """The LED frame for the game and the screen (final standings chase, Azul wall)."""
         scr = self.screen
-        self.ledview.update(now, self.session, flash, scr.winners(), scr.wall_cells(), self.entered)
+        self.ledview.update(now, self.session, flash, scr.winners(), scr.wall_cells(), self.entered,
+                            self.idle.level)
 
     def draw(self):
         cv = self.cv

@@ -6,14 +6,21 @@ Strip layout (a matrix uses the same indices outside the Azul wall):
   One LED: the colour of the next player to enter (or of the start player).
 A 5x5 matrix shows the wall of the player being entered on the Azul form.
 A refused input flashes every LED red; the final standings chase in the winner's colour.
+Idle (app.idle): a dimmed screen dims every LED to 1/IDLE_DIM; a dark screen darkens them
+all but LED 0, which blinks faintly for BEAT_ON_MS every BEAT_MS ("I am on").
 Colours are scaled once per brightness change into tuples that the frame only points at,
 and the player LEDs are worked out once per entered event (app.entered counts them), so
 building a frame allocates nothing: the LED loop obeys the no-allocation rule.
 """
 from app.colours import COLOURS, PLAYER_COLOURS
+from app.idle import ACTIVE, DIM as IDLE_DIMMED, BLANK, FOREVER_MS
 
 OFF = (0, 0, 0)
 DIM = 6  # a dim colour is 1/DIM of the full one
+IDLE_DIM = 4  # a dimmed screen's LEDs: 1/IDLE_DIM of their brightness
+BEAT_MS = 4000
+BEAT_ON_MS = 1000
+CHASE_MS = 150  # the final standings' chase moves one LED this often
 
 
 class LedView:
@@ -29,32 +36,63 @@ class LedView:
         self.seats_entered = -1
         self.full = {}
         self.dim = {}
+        self.level = 5
+        self.idle = ACTIVE
+        self.beat = OFF
         self.configure(5, self.n, "strip")
 
     def configure(self, level, count, layout):
-        """Brightness 1..5, LEDs in use, "strip" or "matrix5x5"; rebuilds the scaled palette."""
+        """Brightness 1..5, LEDs in use, "strip" or "matrix5x5"."""
+        self.level = level
         self.count = max(0, min(count, self.n))
         self.matrix = layout == "matrix5x5" and self.count >= 25
+        self._palette()
+
+    def _palette(self):
+        """Scale the colours for the brightness and the idle level (allocates: only when
+        one of them changes)."""
+        level = self.level
+        div = 5 * IDLE_DIM if self.idle == IDLE_DIMMED else 5
         for name in COLOURS:
             r, g, b = COLOURS[name][2]
-            self.full[name] = (r * level // 5, g * level // 5, b * level // 5)
-            self.dim[name] = (r * level // (5 * DIM), g * level // (5 * DIM), b * level // (5 * DIM))
+            self.full[name] = (r * level // div, g * level // div, b * level // div)
+            self.dim[name] = (r * level // (div * DIM), g * level // (div * DIM), b * level // (div * DIM))
+        self.beat = self.dim["green"]
         self.shown = [None] * self.n  # force a rewrite
         self.seats_session = None
 
-    def update(self, now, s, flashing, won, wall, entered):
+    def quiet_ms(self, now, won):
+        """Milliseconds until the frame changes by itself: the chase of the final standings
+        (won: the winners shown, else None) or the "I am on" blink."""
+        if not self.count:
+            return FOREVER_MS
+        if self.idle == BLANK:
+            t = now % BEAT_MS
+            return BEAT_ON_MS - t if t < BEAT_ON_MS else BEAT_MS - t
+        if won:
+            return CHASE_MS - now % CHASE_MS
+        return FOREVER_MS
+
+    def update(self, now, s, flashing, won, wall, entered, idle=ACTIVE):
         """Compose the frame and write and show() only what changed. s: the session (or
         None); won: the winners when the screen is final standings, else None; wall: the Azul
         wall the screen shows (25 colour names or None), else None; entered: the App's count of
-        entered events (the player LEDs are worked out again when it moves)."""
+        entered events (the player LEDs are worked out again when it moves); idle: the
+        App's idle level."""
+        if idle != self.idle:
+            self.idle = idle
+            self._palette()
         w = self.want
         for i in range(self.n):
             w[i] = OFF
-        if flashing:
+        if idle == BLANK:
+            if self.count and now % BEAT_MS < BEAT_ON_MS:
+                w[0] = self.beat
+        elif flashing:
             for i in range(self.count):
                 w[i] = self.full["red"]
         elif s is not None and s.finished and won is not None:
-            phase = (now // 150) % 3
+            phase = (now // CHASE_MS) % 3
             for i in range(self.count):
                 if (i + phase) % 3 == 0 and won:
                     w[i] = self.full[PLAYER_COLOURS[won[(i // 3) % len(won)]]]

@@ -12,8 +12,10 @@ import paths
 from rules_core.record import dumps
 
 # history_keep: finished games kept in data/history; older ones are removed (flash is small)
-DEFAULTS = {"brightness": 3, "symbols": True, "history_keep": 50}
+# dim_after, blank_after: seconds without a key before the display dims / goes dark (0: never)
+DEFAULTS = {"brightness": 3, "symbols": True, "history_keep": 50, "dim_after": 120, "blank_after": 600}
 HISTORY_KEEP_MAX = 9999
+IDLE_MAX = 86400  # a day
 LAYOUTS = ("strip", "matrix5x5")
 # the Sintra board values as the device enters them: the window values of each side, left to
 # right (8, each 0..9); the broken-glass track top to bottom (13 spaces, 0 at the top, -18 at
@@ -36,6 +38,8 @@ def _ok(k, v, leds):
     if k == "brightness" or k == "history_keep" or k == "led_count":
         hi = 5 if k == "brightness" else HISTORY_KEEP_MAX if k == "history_keep" else leds
         return type(v) is int and (0 if k == "led_count" else 1) <= v <= hi
+    if k == "dim_after" or k == "blank_after":
+        return type(v) is int and 0 <= v <= IDLE_MAX
     if k == "symbols":
         return type(v) is bool
     if k == "led_layout":

@@ -4,6 +4,10 @@ from app.ui import Menu, Form, Field, Screen, count_field
 
 ONOFF = [("off", False), ("on", True)]
 LAYOUTS = [("strip", "strip"), ("5x5", "matrix5x5")]
+# seconds without a key before the display dims / goes dark (app.idle)
+DIM_AFTER = [("off", 0), ("30 s", 30), ("1 min", 60), ("2 min", 120), ("5 min", 300), ("10 min", 600)]
+DARK_AFTER = [("off", 0), ("2 min", 120), ("5 min", 300), ("10 min", 600), ("20 min", 1200),
+              ("30 min", 1800), ("1 h", 3600)]
 
 
 class MainMenu(Menu):
@@ -36,6 +40,7 @@ class Settings(Menu):
     def __init__(self, app):
         Menu.__init__(self, app, "Settings", [
             ("LEDs & symbols", lambda: app.push(led_form(app))),
+            ("Display", lambda: app.push(display_form(app))),
             ("Button test", lambda: app.push(ButtonTest(app))),
             ("Sintra board", lambda: app.push(_sintra_board().BoardMenu(app, "AB"))),
         ])
@@ -62,6 +67,27 @@ def led_form(app):
             app.say("saved")
             app.back()
     return Form(app, "LEDs", fields, save=save, legal=lambda values: None)
+
+
+def _nearest(choices, seconds):
+    """The index of the choice closest to seconds (a value set in the file by hand)."""
+    best = 0
+    for i in range(len(choices)):
+        if abs(choices[i][1] - seconds) < abs(choices[best][1] - seconds):
+            best = i
+    return best
+
+
+def display_form(app):
+    s = app.settings
+    fields = [Field("dim", DIM_AFTER, _nearest(DIM_AFTER, s["dim_after"])),
+              Field("dark", DARK_AFTER, _nearest(DARK_AFTER, s["blank_after"]))]
+
+    def save(values):
+        if app.save_settings({"dim_after": values[0], "blank_after": values[1]}):
+            app.say("saved")
+            app.back()
+    return Form(app, "Display", fields, save=save, legal=lambda values: None)
 
 
 class ButtonTest(Screen):

@@ -19,4 +19,7 @@ BOARD = {
     "leds": {"driver": "neopixel", "pin": 17, "count": 8, "layout": "strip",
              "order": "GRB", "brightness_max": 0.25, "ma_per_led_full": 60},
     "watchdog": True,
+    # no "sleep": "lightsleep": not tried on this chip (its light sleep clock-gates the digital
+    # peripherals, the USB REPL's among them, and wakes on pin levels set up with
+    # Pin.irq(wake=...), not on rp2's edge interrupts); the loop polls every 40 ms instead
 }

@@ -16,4 +16,6 @@ BOARD = {
     "leds": {"driver": "neopixel", "pin": 16, "count": 25, "layout": "matrix5x5",
              "order": "GRB", "brightness_max": 0.25, "ma_per_led_full": 60},
     "watchdog": True,
+    # between frames: machine.lightsleep, ended by a button's pin interrupt (firmware/main.py)
+    "sleep": "lightsleep",
 }

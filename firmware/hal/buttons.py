@@ -73,6 +73,11 @@ class ButtonLogic:
         """Debounced mask of the buttons held now."""
         return self._stable
 
+    def busy(self):
+        """True while a button is down or its release is being debounced: the next samples
+        must come a frame apart (debounce, long press, repeat)."""
+        return (self._raw | self._stable) != 0
+
     def held(self, code):
         """True while a button with this key code is (debounced) held, e.g. for safe mode."""
         for i in range(self._n):
@@ -173,6 +178,10 @@ class QuadratureDecoder:
         self._ab = ab & 3
         self._quarters = 0
 
+    def moving(self):
+        """Between two detents (quarter steps counted)."""
+        return self._quarters != 0
+
     def update(self, ab):
         """ab = (A << 1) | B. Returns +1 (clockwise detent), -1 or 0."""
         ab &= 3
@@ -211,6 +220,20 @@ class Buttons:
     def take(self):
         return self.logic.take()
 
+    def busy(self):
+        """A press (or an encoder step) is under way: poll again within a frame."""
+        return self.logic.busy() or (self._decoder is not None and self._decoder.moving())
+
+    def wake_on_press(self):
+        """Arm the pins' interrupts so that a press ends a light sleep (hal.clock)."""
+        self._reader.wake_on_press()
+        if self._ab_reader is not None:
+            self._ab_reader.wake_on_press()
+
+
+def _woken(pin):
+    pass  # the interrupt itself ends the sleep; the loop then samples the pins
+
 
 class MachinePinReader:
     """MicroPython: machine.Pin inputs -> pressed mask (pull-up, active low by default)."""
@@ -227,6 +250,13 @@ class MachinePinReader:
             if self._pins[i].value() == self._level:
                 mask |= 1 << i
         return mask
+
+    def wake_on_press(self):
+        """An edge interrupt with a handler on every pin: on rp2 that is what ends
+        machine.lightsleep(ms) early (one edge either way: an encoder turns both ways)."""
+        from machine import Pin
+        for p in self._pins:
+            p.irq(_woken, Pin.IRQ_FALLING | Pin.IRQ_RISING)
 
 
 class DigitalioReader:

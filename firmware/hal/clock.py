@@ -1,8 +1,15 @@
-"""Millisecond ticks that wrap, with the same four functions on every runtime.
+"""Millisecond ticks that wrap, and sleeping, with the same functions on every runtime.
 
 ticks_ms() counts up and wraps at TICKS_PERIOD; only differences taken with ticks_diff()
 are meaningful. MicroPython: time.ticks_* (period 2**30). CircuitPython:
 supervisor.ticks_ms (period 2**29). CPython: time.monotonic (period 2**30, like MicroPython).
+
+light_sleep_ms(ms) sleeps with the chip's clocks slowed where the board file says its port
+can ("sleep": "lightsleep"): MicroPython's machine.lightsleep(ms). On rp2 (v1.28) that runs
+the system clock from the 12 MHz crystal with the PLLs off, gates every clock but the timer's
+(ticks_ms keeps counting), keeps the USB clock while a USB host has configured the board (the
+REPL survives), and ends early on any pin interrupt that has a handler (hal.buttons arms the
+button pins). Elsewhere it is sleep_ms.
 """
 import time
 
@@ -12,6 +19,10 @@ try:
     ticks_add = time.ticks_add
     sleep_ms = time.sleep_ms
     TICKS_PERIOD = 1 << 30
+
+    def light_sleep_ms(ms):
+        import machine  # imported once, then found in sys.modules
+        machine.lightsleep(ms)
 except AttributeError:
     try:
         from supervisor import ticks_ms as _raw_ms
@@ -41,3 +52,5 @@ except AttributeError:
 
     def sleep_ms(ms):
         time.sleep(ms / 1000)
+
+    light_sleep_ms = sleep_ms

@@ -1,4 +1,5 @@
-"""Display: one object with FrameBuffer drawing methods, width, height, show(), contrast().
+"""Display: one object with FrameBuffer drawing methods, width, height, show(), contrast(v)
+(0..255), poweroff() and poweron() (the SSD1306's sleep mode: dark, its RAM kept).
 
 MicroPython: micropython-lib's `ssd1306` driver (installed on the board with
 `mip install ssd1306`) already is that object: SSD1306_I2C subclasses framebuf.FrameBuffer.

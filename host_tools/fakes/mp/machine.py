@@ -6,13 +6,15 @@ heap with it loaded; anything else raises AttributeError as a port without it wo
 
 Pins: one level per pin id; an input idles high with a pull-up (an open button), else low.
 Tests drive an input with set_level(id, level); on the virtual board the host's button
-steps do (board.poll() on each input read).
+steps do (board.poll() on each input read). lightsleep(ms) sleeps as rp2's does: until ms
+have passed or a pin armed with Pin.irq changes level.
 Writes: each I2C keeps its last KEEP transfers in `log` as (addr, bytes), each NeoPixel its
 last KEEP frames (neopixel.py); KEEP = 0 keeps none. With a board plugged in, every write
 also goes to board.record(kind, where, data) (the virtual board's trace file).
 """
 KEEP = 8
 LEVELS = {}  # pin id -> level the firmware, a test or a host step last set
+ARMED = []   # ids of the pins with an interrupt (Pin.irq): they end a lightsleep
 board = None  # the virtual board's link to its host (fakes/vboard/vb_host.py), if any
 
 
@@ -29,11 +31,26 @@ def keep(log, item):
             log.pop(0)
 
 
+def lightsleep(ms):
+    import time
+    start = time.ticks_ms()
+    before = [LEVELS[p] for p in ARMED]
+    while time.ticks_diff(time.ticks_ms(), start) < ms:
+        time.sleep_ms(2)
+        if board:
+            board.poll()
+        for i in range(len(ARMED)):
+            if LEVELS[ARMED[i]] != before[i]:
+                return
+
+
 class Pin:
     IN = 0
     OUT = 1
     PULL_UP = 1
     PULL_DOWN = 2
+    IRQ_FALLING = 4
+    IRQ_RISING = 8
 
     def __init__(self, id, mode=-1, pull=-1, value=None):
         self.id = id
@@ -54,6 +71,10 @@ class Pin:
 
     def __call__(self, v=None):
         return self.value(v)
+
+    def irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING):
+        if self.id not in ARMED:
+            ARMED.append(self.id)
 
 
 class I2C:
