@@ -433,7 +433,7 @@ def circuitpython_libs():
         try:
             dist = metadata.distribution(name)
         except metadata.PackageNotFoundError:
-            raise FlashError("the CircuitPython library %s is not installed: pip install %s" % (name, name))
+            raise FlashError("the CircuitPython library %s is not installed: pip install 'azul-companion[circuitpython]'" % name)
         label = "%s %s" % (name, dist.version)
         for f in sorted(dist.files or (), key=str):
             rel = str(f).replace(os.sep, "/")
