@@ -21,7 +21,7 @@ UP, counter-clockwise = DOWN (swap the A and B pins to reverse); the push switch
 update() and take() allocate nothing: state lives in preallocated lists and a bytearray
 ring, and times are small ints (ticks wrap below 2**30).
 """
-from rules_core.compat import const
+from hal.compat import const
 from hal import keys
 from hal.clock import ticks_diff
 

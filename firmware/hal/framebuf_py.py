@@ -5,7 +5,7 @@ shapes land on exactly the same pixels everywhere; the drawing rules (clipping, 
 steps, text transparency) follow MicroPython's extmod/modframebuf.c.
 Formats: MONO_VLSB (the SSD1306 page layout) and MONO_HLSB (for icons); no ellipse/poly.
 """
-from rules_core.compat import const
+from hal.compat import const
 
 MONO_VLSB = const(0)
 MONO_HLSB = const(3)

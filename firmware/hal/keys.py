@@ -1,5 +1,5 @@
 """Key events: a small int, key code | flags, so latching an event allocates nothing."""
-from rules_core.compat import const
+from hal.compat import const
 
 UP = const(1)
 DOWN = const(2)

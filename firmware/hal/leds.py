@@ -12,7 +12,7 @@ draws ~1.5 A. show() allocates nothing on the MicroPython and write-function pat
   packed 0xRRGGBB int and calls show(); build it with brightness=1.0, auto_write=False
   so the cap is applied once, here.
 """
-from rules_core.compat import const
+from hal.compat import const
 
 _WRITE_FN = const(0)
 _MP_NEOPIXEL = const(1)
