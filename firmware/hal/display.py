@@ -2,7 +2,8 @@
 (0..255), poweroff() and poweron() (the SSD1306's sleep mode: dark, its RAM kept).
 
 MicroPython: micropython-lib's `ssd1306` driver (installed on the board with
-`mip install ssd1306`) already is that object: SSD1306_I2C subclasses framebuf.FrameBuffer.
+`mip install ssd1306`) already is that object: SSD1306_I2C subclasses framebuf.FrameBuffer;
+hal.ssd1306_delta subclasses it so that show() sends only the columns that changed.
 CircuitPython: `adafruit_ssd1306` drives the bus; drawing goes through framebuf_py (the
 same font and pixel rules as MicroPython's framebuf) straight into the driver's buffer,
 so a screen looks identical on both runtimes (framebuf_py.DriverDisplay; imported only
@@ -17,10 +18,10 @@ import gc
 def ssd1306_micropython(cfg):
     """MicroPython: SSD1306_I2C on machine.I2C from a board file's "display" dict."""
     from machine import I2C, Pin
-    import ssd1306
+    from hal.ssd1306_delta import SSD1306Delta
     i2c = I2C(cfg["i2c_id"], sda=Pin(cfg["sda"]), scl=Pin(cfg["scl"]), freq=cfg.get("freq", 400000))
     gc.collect()  # the frame buffer is one contiguous block: allocate it from a clean heap
-    return ssd1306.SSD1306_I2C(cfg["width"], cfg["height"], i2c, cfg.get("addr", 0x3C))
+    return SSD1306Delta(cfg["width"], cfg["height"], i2c, cfg.get("addr", 0x3C))
 
 
 def ssd1306_circuitpython(cfg):
