@@ -1,0 +1,211 @@
+"""Key press to finished display transfer on the emulated Pico, for the eight scripted games.
+
+    python bench/pico.py [--games NAME,NAME] [--profile] [--resume RECORD.jsonl]
+
+Starts the emulated Pico (tests/picosim.py: ../shared/picosim, or the folder named by
+AZUL_PICOSIM; without it, or without node, says why and exits 0), flashes it with
+`azul-companion flash --driver local`, and plays the scripted games of
+tests/test_firmware_micropython.py on it (bench/pico_device.py): the App built as main.py
+builds it, each press timed with ticks_us around App.step (key handling, drawing, the I2C
+transfer and the LED write), in emulated device time. One JSON line per game:
+  median_ms, p90_ms, max_ms   per press
+  heap_boot_kb, heap_end_kb   live heap after the first frame / after the last press
+  heap_after_gc_max_kb        the most in use right after a press in which the collector ran
+  gc_presses                  presses in which the collector ran
+  i2c_bytes_per_press         display traffic (the emulator's I2C byte counter)
+  boot_ms                     power-on to the end of the first frame, no record (main.py)
+  resume_ms                   power-on to the end of the first frame over this game's record
+  app_boot_ms, app_resume_ms  the same from main.py's first import (no MicroPython start-up,
+                              no 60 ms safe-mode window): imports, replay, first frame
+  by_screen                   {screen class: [presses, median ms, max ms]}
+--profile: the games again with hot functions wrapped in timers; inclusive ms per function.
+--resume FILE: power-on and App resume over FILE as data/current.jsonl (no games).
+The emulator started here is always stopped, by its PID.
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[0:0] = [os.path.join(ROOT, "tests"), ROOT, os.path.join(ROOT, "firmware")]
+
+import pathlib  # noqa: E402
+
+import picosim  # noqa: E402
+
+WAIT = 255  # bench/pico_device.py: "no key, two seconds pass"
+
+# the functions timed by --profile: (module, class, attribute, label); inclusive times
+PROFILE = [
+    ("app.app", "App", "step", "App.step"),
+    ("app.app", "App", "draw", "App.draw"),
+    ("app.app", "App", "enter", "App.enter"),
+    ("app.app", "App", "home", "App.home"),
+    ("app.ui", "Form", "__init__", "Form.__init__"),
+    ("app.ui", "Form", "_turn", "Form._turn"),
+    ("app.ui", "Form", "_ok", "Form._ok (legal)"),
+    ("app.ui", "Form", "_update", "Form._update"),
+    ("app.ui", "ListScreen", "fitted", "ListScreen.fitted"),
+    ("app.ui", "ListScreen", "draw", "ListScreen.draw"),
+    ("app.ui", "Canvas", "clear", "Canvas.clear"),
+    ("app.ui", "Canvas", "row", "Canvas.row"),
+    ("rules_core.session", "Session", "preview", "Session.preview"),
+    ("rules_core.session", "Session", "add", "Session.add"),
+    ("app.leds", "LedView", "update", "LedView.update"),
+    ("hal.storage", "", "append_line", "storage.append_line"),
+    ("ssd1306", "SSD1306", "show", "display.show"),
+]
+
+
+def say(text):
+    print(text, file=sys.stderr, flush=True)
+
+
+def key_scripts(where):
+    """{game: key bytes} from the CPython Driver of the app tests (WAIT for a wait)."""
+    import test_firmware_micropython as games
+    out = {}
+    for name in sorted(games.VARIANTS):
+        keys = games.VARIANTS[name](pathlib.Path(where) / name.replace(" ", "_")).keys
+        out[name] = bytes(WAIT if k is None else k for k in keys)
+    return out
+
+
+def key_file(name):
+    return "bench/%s.keys" % name.replace(" ", "_")
+
+
+def percentile(sorted_xs, q):
+    """Nearest-rank percentile of a sorted list."""
+    k = max(0, min(len(sorted_xs) - 1, -(-len(sorted_xs) * q // 100) - 1))
+    return sorted_xs[int(k)]
+
+
+def ms(us):
+    return round(us / 1000, 1)
+
+
+def summary(us):
+    xs = sorted(us)
+    return ms(percentile(xs, 50)), ms(percentile(xs, 90)), ms(xs[-1])
+
+
+class Bench:
+    def __init__(self, where):
+        self.where = where
+        self.img = os.path.join(where, "flash.img")
+        self.log = os.path.join(where, "picosim.log")
+        self.emu = None
+
+    def start(self, pins_high=False):
+        self.stop()
+        self.emu = picosim.Emulator(self.img, pins_high=pins_high, log=self.log).start()
+        return self.emu
+
+    def stop(self):
+        if self.emu:
+            self.emu.stop()
+            self.emu = None
+
+    def power_on_ms(self):
+        """Power-on (main.py, buttons released) to the end of the App's first frame."""
+        emu = self.start(pins_high=True)
+        try:
+            return round(emu.first_frame_ms(), 1)
+        finally:
+            self.stop()
+
+    def flash(self, files):
+        say("flashing the emulated Pico (azul-companion flash --driver local)...")
+        t0 = time.monotonic()
+        say("%s (%.0f s)" % (picosim.flash(self.start(), files, self.where), time.monotonic() - t0))
+
+    def game(self, name, boot_ms):
+        emu = self.emu or self.start()
+        i2c0 = emu.stats()["i2c"]["bytes"]
+        r = emu.result("import picobench\npicobench.game(%r)" % key_file(name))
+        i2c = emu.stats()["i2c"]["bytes"] - i2c0
+        med, p90, mx = summary(r["us"])
+        by = {}
+        for us, s in zip(r["us"], r["screen"]):
+            by.setdefault(r["screens"][s], []).append(us)
+        line = {"game": name, "presses": r["presses"], "median_ms": med, "p90_ms": p90, "max_ms": mx,
+                "heap_boot_kb": round(r["heap_boot"] / 1024, 1), "heap_end_kb": round(r["heap_end"] / 1024, 1),
+                "heap_after_gc_max_kb": round(r["heap_after_gc_max"] / 1024, 1), "gc_presses": r["gc_presses"],
+                "i2c_bytes_per_press": round(i2c / r["presses"]), "boot_ms": boot_ms,
+                "app_boot_ms": ms(r["app_boot_us"])}
+        line.update(self.resume())
+        line["by_screen"] = {k: [len(v), summary(v)[0], summary(v)[2]] for k, v in sorted(by.items())}
+        line["final_screen"] = r["final"]
+        if r["shown_equals_buffer"] is False:
+            line["error"] = "what the display was sent differs from its frame buffer"
+        return line
+
+    def resume(self):
+        """Power-on over the record on flash, then the App alone (safe mode, mpremote)."""
+        out = {"resume_ms": self.power_on_ms()}
+        emu = self.start()
+        r = emu.result("import picobench\npicobench.frame()")
+        out["app_resume_ms"] = ms(r["app_resume_us"])
+        out["heap_resumed_kb"] = round(r["heap"] / 1024, 1)
+        return out
+
+    def profile(self, name):
+        emu = self.emu or self.start()
+        spec = [s for s in PROFILE]
+        r = emu.result("import picobench\npicobench.profile(%r, %r)" % (key_file(name), spec))
+        n = r["presses"]
+        rows = sorted(r["profile"].items(), key=lambda kv: -kv[1][0])
+        return {"game": name, "presses": n, "ms_per_press": ms(r["total_us"] / n),
+                "gc_presses": r["gc_presses"], "gc_ms_per_press_with_gc": ms(r["gc_us"] / max(1, r["gc_presses"])),
+                "profile": {label: {"ms_per_press": round(us / 1000 / n, 2), "calls_per_press": round(c / n, 2),
+                                    "ms_per_call": round(us / 1000 / c, 2) if c else 0}
+                            for label, (us, c) in rows if c}}
+
+
+def main(argv):
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so that `finally` stops the emulator
+    reason = picosim.missing()
+    if reason:
+        print(reason)
+        return 0
+    games = argv[argv.index("--games") + 1].split(",") if "--games" in argv else None
+    record = argv[argv.index("--resume") + 1] if "--resume" in argv else None
+    with tempfile.TemporaryDirectory(prefix="azul-pico-bench-") as where:
+        bench = Bench(where)
+        try:
+            if record:
+                with open(record, "rb") as f:
+                    data = f.read()
+                bench.flash({"data/current.jsonl": data})
+                line = {"record": os.path.basename(record), "lines": data.count(b"\n")}
+                line.update(bench.resume())
+                print(json.dumps(line), flush=True)
+                return 0
+            scripts = key_scripts(where)
+            names = games or sorted(scripts)
+            unknown = [n for n in names if n not in scripts]
+            if unknown:
+                print("unknown game %r (have: %s)" % (unknown[0], ", ".join(sorted(scripts))), file=sys.stderr)
+                return 2
+            bench.flash({key_file(n): scripts[n] for n in names})
+            if "--profile" in argv:
+                for name in names:
+                    say("profiling %s (%d presses)..." % (name, sum(1 for k in scripts[name] if k != WAIT)))
+                    print(json.dumps(bench.profile(name)), flush=True)
+                return 0
+            boot_ms = bench.power_on_ms()
+            for name in names:
+                say("playing %s (%d presses)..." % (name, sum(1 for k in scripts[name] if k != WAIT)))
+                print(json.dumps(bench.game(name, boot_ms)), flush=True)
+        finally:
+            bench.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,191 @@
+"""Runs on the emulated Pico (bench/pico.py copies it there as picobench.mpy).
+
+game(keys): a clean data folder, the App built as main.py builds it (the board file's
+SSD1306 on machine.I2C, NeoPixel, littlefs storage), then the scripted keys fed to
+App.step with a virtual clock (100 ms a press, 2 s a wait) as host_tools.sim.run_script
+feeds them. Each press is timed with ticks_us around App.step: key handling, drawing, the
+I2C transfer of the frame (show()) and the LED write. Prints one "RESULT {json}" line.
+
+resume(): the App built over the record already on flash, timed to its first frame.
+profile(keys): the game again with the hot functions wrapped in timers (inclusive times).
+Keys file: one byte a key (hal.keys codes), WAIT for "no key, let two seconds pass".
+"""
+import binascii
+import gc
+import json
+import os
+import sys
+import time
+from array import array
+
+WAIT = 255
+KEY_MS = 100
+WAIT_MS = 2000
+
+
+def _rmtree(path):
+    try:
+        names = os.listdir(path)
+    except OSError:
+        return
+    for n in names:
+        p = path + "/" + n
+        if os.stat(p)[0] & 0x4000:
+            _rmtree(p)
+        else:
+            os.remove(p)
+    os.rmdir(path)
+
+
+def _live():
+    gc.collect()
+    return gc.mem_alloc()
+
+
+def build():
+    """main.main() up to its loop: board file, buttons, display, LEDs, App, first frame.
+    Returns (app, microseconds from the first import to the end of the first frame)."""
+    t0 = time.ticks_us()
+    import main
+    from hal import clock, storage
+    from hal.buttons import buttons_from_board
+    board = main.load_board(main.board_name())
+    buttons_from_board(board)  # as main.py: the pins exist, nothing polls them here
+    from hal.display import display_from_board
+    from hal.leds import leds_from_board
+    display = display_from_board(board)
+    leds = leds_from_board(board)
+    from app.app import App
+    gc.collect()
+    app = App(display, leds, storage, clock, board)
+    app.step(time.ticks_ms(), None)
+    return app, time.ticks_diff(time.ticks_us(), t0)
+
+
+def _keys(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def _play(app, keys, now, times, screens, names, acc):
+    """Feed keys; times[i] = us of press i, screens[i] = index in names of the screen that
+    took it. acc = [steps in which the collector ran, their us, max heap in use right after one]."""
+    i = 0
+    for k in keys:
+        if k == WAIT:
+            now = time.ticks_add(now, WAIT_MS)
+            app.step(now, None)
+            continue
+        now = time.ticks_add(now, KEY_MS)
+        name = type(app.screen).__name__
+        if name not in names:
+            names.append(name)
+        screens[i] = names.index(name)
+        a0 = gc.mem_alloc()
+        t0 = time.ticks_us()
+        app.step(now, k)
+        dt = time.ticks_diff(time.ticks_us(), t0)
+        a1 = gc.mem_alloc()
+        times[i] = dt
+        if a1 < a0:  # the heap shrank: the collector ran during this press
+            acc[0] += 1
+            acc[1] += dt
+            if a1 > acc[2]:
+                acc[2] = a1
+        i += 1
+    now = time.ticks_add(now, WAIT_MS)  # let a last message time out, as run_script does
+    app.step(now, None)
+    return now
+
+
+def game(path):
+    _rmtree("data")
+    keys = _keys(path)
+    gc.collect()
+    app, boot_us = build()
+    heap_boot = _live()
+    n = 0
+    for k in keys:
+        if k != WAIT:
+            n += 1
+    times = array("i", bytes(4 * n))
+    screens = bytearray(n)
+    names = []
+    acc = [0, 0, 0]
+    _play(app, keys, time.ticks_ms(), times, screens, names, acc)
+    heap_end = _live()
+    s = app.session
+    out = {"presses": n, "us": list(times), "screen": list(screens), "screens": names,
+           "app_boot_us": boot_us, "heap_boot": heap_boot, "heap_end": heap_end,
+           "heap_total": gc.mem_alloc() + gc.mem_free(),
+           "gc_presses": acc[0], "gc_us": acc[1], "heap_after_gc_max": acc[2],
+           "final": type(app.screen).__name__, "text": app.text(),
+           "scores": list(s.scores) if s else None, "finished": s.finished if s else None,
+           "shown_equals_buffer": _shown(app.display),
+           "buffer": binascii.hexlify(app.display.buffer).decode()}
+    print("RESULT " + json.dumps(out))
+
+
+def _shown(display):
+    """True when the display's record of what it sent equals its frame buffer (None: the
+    driver keeps no such record)."""
+    sent = getattr(display, "sent", None)
+    return None if sent is None else bytes(sent) == bytes(display.buffer)
+
+
+def frame():
+    """The App's first frame over the record on flash, and its frame buffer (hex)."""
+    app, us = build()
+    s = app.session
+    print("RESULT " + json.dumps({"app_resume_us": us, "heap": _live(), "text": app.text(),
+                                  "screen": type(app.screen).__name__,
+                                  "scores": list(s.scores) if s else None,
+                                  "buffer": binascii.hexlify(app.display.buffer).decode(),
+                                  "shown_equals_buffer": _shown(app.display)}))
+
+
+# ---- profile --------------------------------------------------------------------------------
+PROFILE = {}  # label -> [us, calls]
+
+
+def _wrap(owner, attr, label):
+    f = getattr(owner, attr)
+    acc = PROFILE.setdefault(label, [0, 0])
+
+    def timed(*a, **kw):
+        t0 = time.ticks_us()
+        try:
+            return f(*a, **kw)
+        finally:
+            acc[0] += time.ticks_diff(time.ticks_us(), t0)
+            acc[1] += 1
+    setattr(owner, attr, timed)
+
+
+def _profiled(spec):
+    """spec: [(module, class or "", attribute, label)]; classes are patched before use."""
+    for mod, cls, attr, label in spec:
+        __import__(mod)
+        owner = sys.modules[mod]
+        if cls:
+            owner = getattr(owner, cls)
+        _wrap(owner, attr, label)
+
+
+def profile(path, spec):
+    _rmtree("data")
+    keys = _keys(path)
+    _profiled(spec)
+    app, _ = build()
+    n = 0
+    for k in keys:
+        if k != WAIT:
+            n += 1
+    for label in PROFILE:
+        PROFILE[label][0] = PROFILE[label][1] = 0  # count the game only, not the boot
+    times = array("i", bytes(4 * n))
+    screens = bytearray(n)
+    acc = [0, 0, 0]
+    _play(app, keys, time.ticks_ms(), times, screens, [], acc)
+    print("RESULT " + json.dumps({"presses": n, "total_us": sum(times), "gc_presses": acc[0],
+                                  "gc_us": acc[1], "profile": PROFILE}))
