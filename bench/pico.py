@@ -1,6 +1,6 @@
 """Key press to finished display transfer on the emulated Pico, for the eight scripted games.
 
-    python bench/pico.py [--games NAME,NAME] [--profile] [--resume RECORD.jsonl]
+    python bench/pico.py [--games NAME,NAME] [--profile] [--resume RECORD.jsonl] [--idle-gc BYTES]
 
 Starts the emulated Pico (tests/picosim.py: ../shared/picosim, or the folder named by
 AZUL_PICOSIM; without it, or without node, says why and exits 0), flashes it with
@@ -20,6 +20,8 @@ transfer and the LED write), in emulated device time. One JSON line per game:
   by_screen                   {screen class: [presses, median ms, max ms]}
 --profile: the games again with hot functions wrapped in timers; inclusive ms per function.
 --resume FILE: power-on and App resume over FILE as data/current.jsonl (no games).
+--idle-gc BYTES: collect between presses (untimed) whenever fewer bytes are free, as a main
+loop could while nobody presses: what that would take off the presses the collector hits.
 The emulator started here is always stopped, by its PID.
 """
 import json
@@ -55,9 +57,20 @@ PROFILE = [
     ("app.ui", "Canvas", "row", "Canvas.row"),
     ("rules_core.session", "Session", "preview", "Session.preview"),
     ("rules_core.session", "Session", "add", "Session.add"),
+    ("rules_core.azul", "AzulRules", "clone", "rules.clone"),
+    ("rules_core.game5211", "Rules5211", "clone", "rules.clone"),
+    ("rules_core.garden", "GardenRules", "clone", "rules.clone"),
+    ("rules_core.sintra", "SintraRules", "clone", "rules.clone"),
+    ("app.entry_azul", "WallForm", "draw", "WallForm.draw"),
+    ("app.entry_azul", "WallForm", "_make_cells", "WallForm._make_cells"),
+    ("app.scoreboard", "Scoreboard", "__init__", "Scoreboard.__init__"),
     ("app.leds", "LedView", "update", "LedView.update"),
     ("hal.storage", "", "append_line", "storage.append_line"),
-    ("ssd1306", "SSD1306", "show", "display.show"),
+    ("ssd1306", "SSD1306", "show", "display.show"),  # micropython-lib's driver
+    ("hal.ssd1306_delta", "SSD1306Delta", "show", "display.show"),  # the driver that sends changes
+    ("hal.ssd1306_delta", "SSD1306Delta", "fill", "display.fill"),
+    ("hal.ssd1306_delta", "SSD1306Delta", "text", "display.text"),
+    ("hal.leds", "Leds", "show", "leds.show (NeoPixel)"),
 ]
 
 
@@ -124,10 +137,10 @@ class Bench:
         t0 = time.monotonic()
         say("%s (%.0f s)" % (picosim.flash(self.start(), files, self.where), time.monotonic() - t0))
 
-    def game(self, name, boot_ms):
+    def game(self, name, boot_ms, idle_gc=0):
         emu = self.emu or self.start()
         i2c0 = emu.stats()["i2c"]["bytes"]
-        r = emu.result("import picobench\npicobench.game(%r)" % key_file(name))
+        r = emu.result("import picobench\npicobench.game(%r, %d)" % (key_file(name), idle_gc))
         i2c = emu.stats()["i2c"]["bytes"] - i2c0
         med, p90, mx = summary(r["us"])
         by = {}
@@ -138,6 +151,8 @@ class Bench:
                 "heap_after_gc_max_kb": round(r["heap_after_gc_max"] / 1024, 1), "gc_presses": r["gc_presses"],
                 "i2c_bytes_per_press": round(i2c / r["presses"]), "boot_ms": boot_ms,
                 "app_boot_ms": ms(r["app_boot_us"])}
+        if idle_gc:
+            line["idle_gc"] = idle_gc
         line.update(self.resume())
         line["by_screen"] = {k: [len(v), summary(v)[0], summary(v)[2]] for k, v in sorted(by.items())}
         line["final_screen"] = r["final"]
@@ -198,10 +213,11 @@ def main(argv):
                     say("profiling %s (%d presses)..." % (name, sum(1 for k in scripts[name] if k != WAIT)))
                     print(json.dumps(bench.profile(name)), flush=True)
                 return 0
+            idle_gc = int(argv[argv.index("--idle-gc") + 1]) if "--idle-gc" in argv else 0
             boot_ms = bench.power_on_ms()
             for name in names:
                 say("playing %s (%d presses)..." % (name, sum(1 for k in scripts[name] if k != WAIT)))
-                print(json.dumps(bench.game(name, boot_ms)), flush=True)
+                print(json.dumps(bench.game(name, boot_ms, idle_gc)), flush=True)
         finally:
             bench.stop()
     return 0

@@ -4,7 +4,8 @@ game(keys): a clean data folder, the App built as main.py builds it (the board f
 SSD1306 on machine.I2C, NeoPixel, littlefs storage), then the scripted keys fed to
 App.step with a virtual clock (100 ms a press, 2 s a wait) as host_tools.sim.run_script
 feeds them. Each press is timed with ticks_us around App.step: key handling, drawing, the
-I2C transfer of the frame (show()) and the LED write. Prints one "RESULT {json}" line.
+I2C transfer of the frame (show()) and the LED write. Prints "T us screen" for each
+press, then one "RESULT {json}" line.
 
 resume(): the App built over the record already on flash, timed to its first frame.
 profile(keys): the game again with the hot functions wrapped in timers (inclusive times).
@@ -67,11 +68,15 @@ def _keys(path):
         return f.read()
 
 
-def _play(app, keys, now, times, screens, names, acc):
+def _play(app, keys, now, times, screens, names, acc, idle_gc=0):
     """Feed keys; times[i] = us of press i, screens[i] = index in names of the screen that
-    took it. acc = [steps in which the collector ran, their us, max heap in use right after one]."""
+    took it. acc = [steps in which the collector ran, their us, max heap in use right after one].
+    idle_gc: collect between presses (untimed, as a main loop could while nobody presses)
+    whenever less than this many bytes are free."""
     i = 0
     for k in keys:
+        if idle_gc and gc.mem_free() < idle_gc:
+            gc.collect()
         if k == WAIT:
             now = time.ticks_add(now, WAIT_MS)
             app.step(now, None)
@@ -98,31 +103,37 @@ def _play(app, keys, now, times, screens, names, acc):
     return now
 
 
-def game(path):
+def game(path, idle_gc=0):
+    """Heap figures are the App's: live bytes minus what this module holds (keys, timings),
+    measured before the App is built."""
     _rmtree("data")
     keys = _keys(path)
-    gc.collect()
-    app, boot_us = build()
-    heap_boot = _live()
     n = 0
     for k in keys:
         if k != WAIT:
             n += 1
-    times = array("i", bytes(4 * n))
+    times = array("i", bytes(4 * n))  # (MicroPython copies the bytes: n zeros)
     screens = bytearray(n)
     names = []
     acc = [0, 0, 0]
-    _play(app, keys, time.ticks_ms(), times, screens, names, acc)
-    heap_end = _live()
+    own = _live()
+    app, boot_us = build()
+    heap_boot = _live() - own
+    _play(app, keys, time.ticks_ms(), times, screens, names, acc, idle_gc)
+    heap_end = _live() - own
     s = app.session
-    out = {"presses": n, "us": list(times), "screen": list(screens), "screens": names,
-           "app_boot_us": boot_us, "heap_boot": heap_boot, "heap_end": heap_end,
+    out = {"presses": n, "screens": names, "app_boot_us": boot_us,
+           "heap_boot": heap_boot, "heap_end": heap_end, "heap_own": own,
            "heap_total": gc.mem_alloc() + gc.mem_free(),
-           "gc_presses": acc[0], "gc_us": acc[1], "heap_after_gc_max": acc[2],
+           "gc_presses": acc[0], "gc_us": acc[1], "heap_after_gc_max": acc[2] - own,
            "final": type(app.screen).__name__, "text": app.text(),
            "scores": list(s.scores) if s else None, "finished": s.finished if s else None,
            "shown_equals_buffer": _shown(app.display),
            "buffer": binascii.hexlify(app.display.buffer).decode()}
+    app = s = None
+    gc.collect()
+    for i in range(n):  # a line a press: a list of thousands would not fit beside the App
+        print("T", times[i], screens[i])
     print("RESULT " + json.dumps(out))
 
 
@@ -165,11 +176,14 @@ def _wrap(owner, attr, label):
 def _profiled(spec):
     """spec: [(module, class or "", attribute, label)]; classes are patched before use."""
     for mod, cls, attr, label in spec:
-        __import__(mod)
-        owner = sys.modules[mod]
-        if cls:
-            owner = getattr(owner, cls)
-        _wrap(owner, attr, label)
+        try:
+            __import__(mod)
+            owner = sys.modules[mod]
+            if cls:
+                owner = getattr(owner, cls)
+            _wrap(owner, attr, label)
+        except (ImportError, AttributeError):  # the firmware being measured has no such thing
+            pass
 
 
 def profile(path, spec):

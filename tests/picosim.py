@@ -163,11 +163,20 @@ class Emulator:
         return r.stdout
 
     def result(self, code, timeout=3600):
-        """Run code with mpremote exec (after a soft reset) and parse its "RESULT {json}" line."""
+        """Run code with mpremote exec (after a soft reset); its "RESULT {json}" line, with
+        the "T us screen" lines (bench/pico_device.py) as the lists "us" and "screen"."""
         out = self.mpremote("exec", code, timeout=timeout)
+        us, screen = [], []
         for line in out.splitlines():
-            if line.startswith("RESULT "):
-                return json.loads(line[7:])
+            if line.startswith("T "):
+                t, s = line.split()[1:]
+                us.append(int(t))
+                screen.append(int(s))
+            elif line.startswith("RESULT "):
+                r = json.loads(line[7:])
+                if us:
+                    r["us"], r["screen"] = us, screen
+                return r
         raise RuntimeError("no result from the board:\n%s" % out[-3000:])
 
     def first_frame_ms(self, timeout=600):
@@ -201,8 +210,9 @@ def flash(emu, files, where):
     Returns flash's last line."""
     sys.path.insert(0, ROOT)
     from host_tools.flash import mkdirs_code, mpy_cross
-    r = subprocess.run([os.path.join(BIN, "azul-companion"), "flash", "--port", emu.port, "--driver", "local"],
-                       capture_output=True, text=True, timeout=1800)
+    # this checkout's host_tools (python -m from ROOT), whatever the venv has installed
+    r = subprocess.run([sys.executable, "-m", "host_tools", "flash", "--port", emu.port, "--driver", "local"],
+                       capture_output=True, text=True, timeout=1800, cwd=ROOT)
     if r.returncode != 0:
         raise RuntimeError("flash failed: %s" % (r.stderr or r.stdout).strip()[-500:])
     mpy = os.path.join(where, "picobench.mpy")
