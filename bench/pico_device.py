@@ -162,14 +162,24 @@ PROFILE = {}  # label -> [us, calls]
 def _wrap(owner, attr, label):
     f = getattr(owner, attr)
     acc = PROFILE.setdefault(label, [0, 0])
-
-    def timed(*a, **kw):
-        t0 = time.ticks_us()
-        try:
-            return f(*a, **kw)
-        finally:
-            acc[0] += time.ticks_diff(time.ticks_us(), t0)
-            acc[1] += 1
+    if type(owner) is type and type(f) is not type(_wrap):
+        # a native method inherited by a Python class (FrameBuffer.text): called unbound with
+        # the Python instance it would read the instance as its own struct; super() binds it
+        def timed(self, *a):
+            t0 = time.ticks_us()
+            try:
+                return getattr(super(owner, self), attr)(*a)
+            finally:
+                acc[0] += time.ticks_diff(time.ticks_us(), t0)
+                acc[1] += 1
+    else:
+        def timed(*a, **kw):
+            t0 = time.ticks_us()
+            try:
+                return f(*a, **kw)
+            finally:
+                acc[0] += time.ticks_diff(time.ticks_us(), t0)
+                acc[1] += 1
     setattr(owner, attr, timed)
 
 

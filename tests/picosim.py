@@ -159,8 +159,21 @@ class Emulator:
         r = subprocess.run([os.path.join(BIN, "mpremote"), "connect", self.port] + list(args),
                            capture_output=True, text=True, timeout=timeout)
         if r.returncode != 0:
-            raise RuntimeError("mpremote %s failed: %s" % (" ".join(args)[:80], (r.stderr + r.stdout)[-2000:]))
+            raise RuntimeError("mpremote %s failed: %s%s" % (" ".join(args)[:80], (r.stderr + r.stdout)[-2000:],
+                                                             self.log_tail()))
         return r.stdout
+
+    def log_tail(self):
+        """The end of the emulator's log, and its exit code if it has stopped."""
+        code = self.proc.poll() if self.proc else None
+        try:
+            with open(self.log, "rb") as f:
+                f.seek(0, 2)
+                f.seek(max(0, f.tell() - 2000))
+                tail = f.read().decode(errors="replace")
+        except OSError:
+            tail = ""
+        return "\nemulator%s; its log ends:\n%s" % ("" if code is None else " exited with %s" % code, tail)
 
     def result(self, code, timeout=3600):
         """Run code with mpremote exec (after a soft reset); its "RESULT {json}" line, with
