@@ -51,6 +51,7 @@ sys.path.insert(0, "firmware")
 sys.path.insert(0, {ssd1306!r})
 sys.path.insert(0, {fakes!r})
 import framebuf, machine
+machine.KEEP = 1000  # every I2C transfer: the display test applies them all to a model SSD1306
 from hal import leds as hal_leds, buttons as hal_buttons, display as hal_display, keys
 from hal.buttons import ButtonLogic
 {scene}
