@@ -48,7 +48,7 @@ def build():
     Returns (app, microseconds from the first import to the end of the first frame)."""
     t0 = time.ticks_us()
     import main
-    from hal import clock, storage
+    from hal import clock
     from hal.buttons import buttons_from_board
     board = main.load_board(main.board_name())
     buttons_from_board(board)  # as main.py: the pins exist, nothing polls them here
@@ -56,9 +56,10 @@ def build():
     from hal.leds import leds_from_board
     display = display_from_board(board)
     leds = leds_from_board(board)
+    from hal.storage import Storage
     from app.app import App
     gc.collect()
-    app = App(display, leds, storage, clock, board)
+    app = App(display, leds, Storage(), clock, board)
     app.step(time.ticks_ms(), None)
     return app, time.ticks_diff(time.ticks_us(), t0)
 
