@@ -8,6 +8,7 @@ visible cursor) with the prompt below the drawing.
 import os
 import shlex
 import shutil
+import itertools
 import subprocess
 import sys
 import time
@@ -65,9 +66,14 @@ def drawing_rows(rows, chars):
     return [i for i, r in enumerate(rows) if sum(c in chars for c in r) >= 8]
 
 
+PANES = itertools.count()
+
+
 @pytest.fixture
 def pane():
-    p = Pane("azul-sim-test-%d" % os.getpid(), 80, 24)
+    # a server of its own per test: kill-server returns before the old server has let go of
+    # its socket, and a new session on the same name would go to the dying server
+    p = Pane("azul-sim-test-%d-%d" % (os.getpid(), next(PANES)), 80, 24)
     yield p
     p.kill()
 
