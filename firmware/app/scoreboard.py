@@ -103,7 +103,7 @@ class Final(_Board):
                     # a name the rulebook does not give is marked (Sintra's colour)
                     v = str(b[k]) + colours.unsure(b[k], session.info.unverified)
                     # the label in words, cut to leave the value on the row
-                    rows.append(" %s %s" % (k.replace("_", " ")[:14 - len(v)], v))
+                    rows.append("%s %s" % (k.replace("_points", " pts").replace("_", " ")[:15 - len(v)], v))
         _Board.__init__(self, app, title, rows)
 
     def winners(self):
