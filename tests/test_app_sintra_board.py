@@ -235,7 +235,7 @@ def test_unverified_names_are_marked_on_the_screens(tmp_path):
     assert [text for text, _ in keep.choices] == ["pnk", "org", "yel", "grn?", "blu?"]
     d.press(BACK)
     play_sintra(d, [window(1, "blue", 1)] + TO_THE_END)
-    assert " colour blue?" in d.screen.rows()  # side B: the colour named for the bonus
+    assert "colour blue?" in d.screen.rows()  # side B: the colour named for the bonus
     d = Driver(tmp_path / "garden")
     d.new_game("Queen's Garden", "standard", 2)
     events = garden_events("standard")
