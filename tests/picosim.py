@@ -217,15 +217,16 @@ class Emulator:
         raise RuntimeError("no idle first frame within %d s" % timeout)
 
 
-def flash(emu, files, where):
+def flash(emu, files, where, tree=ROOT):
     """`azul-companion flash --driver local` onto the emulated board, then the measuring
     module (bench/pico_device.py as picobench.mpy) and `files` ({board path: bytes}).
-    Returns flash's last line."""
+    tree: the checkout whose firmware is flashed (another revision's, extracted). Returns
+    flash's last line."""
     sys.path.insert(0, ROOT)
     from host_tools.flash import mkdirs_code, mpy_cross
-    # this checkout's host_tools (python -m from ROOT), whatever the venv has installed
+    # the tree's own host_tools (python -m from it), whatever the venv has installed
     r = subprocess.run([sys.executable, "-m", "host_tools", "flash", "--port", emu.port, "--driver", "local"],
-                       capture_output=True, text=True, timeout=1800, cwd=ROOT)
+                       capture_output=True, text=True, timeout=1800, cwd=tree)
     if r.returncode != 0:
         raise RuntimeError("flash failed: %s" % (r.stderr or r.stdout).strip()[-500:])
     mpy = os.path.join(where, "picobench.mpy")
