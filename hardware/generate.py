@@ -4,7 +4,8 @@
     .venv/bin/python hardware/generate.py --out DIR  # write the same files under DIR instead (tests)
 
 Outputs: wiring/<board>.md for every board in firmware/boards, images/schematic_pico.svg,
-images/wiring_pico.png (Pillow) and the current-budget table inside README.md.
+images/wiring_pico.png (Pillow), and inside README.md the current-budget table and the
+battery-life table (hardware/battery.py, from the figures bench/power.py measured).
 The enclosure previews come from render_enclosure.sh (needs OpenSCAD).
 """
 
@@ -14,6 +15,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "firmware"))
+sys.path.insert(0, HERE)  # battery.py
 
 from boards import BOARDS, load  # noqa: E402
 
@@ -409,11 +411,19 @@ def budget_summary():
     return "\n".join(lines)
 
 
+BATTERY_BEGIN = "<!-- generated: battery life (hardware/generate.py) -->"
+
+
 def update_readme(text):
-    """Replace the block between the budget markers of README.md with fresh numbers."""
-    start = text.index(BUDGET_BEGIN) + len(BUDGET_BEGIN)
-    end = text.index(BUDGET_END)
-    return text[:start] + "\n" + budget_summary() + "\n" + text[end:]
+    """Replace the generated blocks of README.md (budget, battery life) with fresh numbers."""
+    import battery
+    boards = dict((name, load(name)) for name in BOARDS)
+    for begin, block in ((BUDGET_BEGIN, budget_summary()),
+                         (BATTERY_BEGIN, battery.markdown(battery.load_measured(), boards))):
+        start = text.index(begin) + len(begin)
+        end = text.index(BUDGET_END, start)
+        text = text[:start] + "\n" + block + "\n" + text[end:]
+    return text
 
 
 def generate(out):

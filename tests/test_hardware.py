@@ -126,6 +126,13 @@ def test_generated_files_are_up_to_date(tmp_path):
         else:
             with open(fresh, encoding="utf-8") as f, open(checked_in, encoding="utf-8") as g:
                 assert f.read() == g.read(), hint
+    # the battery block, rendered from the committed hardware/power_measured.json, has every build
+    with open(os.path.join(HW, "README.md"), encoding="utf-8") as f:
+        text = f.read()
+    block = text[text.index(gen.BATTERY_BEGIN):]
+    block = block[:block.index(gen.BUDGET_END)]
+    for name in BOARDS:
+        assert "\n| %s | " % name in block, name
 
 
 def test_pico_current_budget_by_hand():
@@ -241,3 +248,27 @@ def test_openscad_renders_a_png(tmp_path):
         cmd = ["xvfb-run", "-a"] + cmd
     assert subprocess.run(cmd, capture_output=True).returncode == 0
     assert Image.open(out).size == (320, 240)
+
+
+def test_pico_battery_life_by_hand():
+    """The battery model for the Pico build, worked by hand from FIGURES (hardware/battery.py)
+    and made-up measurements: 720 presses a game of 50 ms CPU each (the median of 40/50/60)
+    spread over an hour = 1 % of the time, on top of a loop busy 1 % lit, 0.5 % dark.
+
+    At play: MCU 0.02 x 25 + 0.98 x 0.99 = 1.4702 mA; LEDs 25 x (0.8 + 3 x 20 x 0.02) = 50 mA,
+    both at 5 V; OLED 0.6 + 0.1 x 128 x 0.25 (= 3.2 mA at 7.5 V) x 7.5 / 3.3 / 0.7 = 10.9896 mA
+    at 3.3 V through a 90 % regulator. From the cell: (5 x 51.4702 + 3.3 x 10.9896 / 0.9) / 0.85
+    = 350.17 mW = 94.64 mA at 3.7 V; 1200 mAh x 3.7 V / 350.17 mW = 12.68 h.
+    Dark: MCU 0.005 x 25 + 0.995 x 0.99 = 1.11005 mA; LEDs 25 x 0.8 + the blink (one LED's
+    green 20 of 255 at the 0.25 cap, a quarter of the time: 25 x 60 x 20 x 0.25 / (765 x 25) x
+    0.25 = 0.0980 mA) = 20.0980 mA; OLED asleep 0.01 mA: (5 x 21.2081 + 3.3 x 0.01 / 0.9) / 0.85
+    = 124.80 mW = 33.73 mA; 4440 / 124.80 = 35.58 h."""
+    sys.path.insert(0, HW)
+    import battery
+    m = {"screens": {"pico": {"lit_mean": 0.25, "lit_scoreboard": 0.2, "led_load_mean": 0.02,
+                              "presses_per_game": 720}},
+         "pico": {"busy_lit": 0.01, "busy_dimmed": 0.008, "busy_dark": 0.005,
+                  "press_when_lit": [{"cpu_ms": 60}, {"cpu_ms": 40}, {"cpu_ms": 50}]}}
+    rows = dict(((build, scene), (ma, h)) for build, scene, ma, h in battery.table(m, {"pico": load("pico")}))
+    assert rows[("pico", "play")] == (pytest.approx(94.64, abs=0.01), pytest.approx(12.68, abs=0.01))
+    assert rows[("pico", "dark")] == (pytest.approx(33.73, abs=0.01), pytest.approx(35.58, abs=0.01))
