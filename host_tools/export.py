@@ -23,7 +23,7 @@ import re
 import sys
 import uuid
 
-from host_tools.cli import printable, write_atomically
+from host_tools.output import printable, write_atomically
 
 FORMATS = ("csv", "json", "bgstats", "html")
 GAME_NAMES = {"azul": "Azul", "sintra": "Azul: Stained Glass of Sintra",

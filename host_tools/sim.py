@@ -380,7 +380,7 @@ def add_arguments(parser):
 
 
 def run(args):
-    from host_tools.cli import CliError
+    from host_tools.output import CliError
     if args.help_script:
         print(__doc__)
         return 0

@@ -120,7 +120,7 @@ def add_arguments(parser):
 
 
 def run(args):
-    from host_tools.cli import CliError
+    from host_tools.output import CliError
     if not args.out and not args.serve:
         raise CliError("give --out DIR (write the site) or --serve (try it here), or both")
     if not 0 <= args.port <= 65535:

@@ -2,7 +2,8 @@
 setup flow and the screens read (names, variants and their labels, players, start player).
 
 An entry names its rules class instead of holding it: a board's heap holds the code of one
-game, so a game's rules module is imported only when that game is played.
+game, so a game's rules module is imported only when that game is played (by
+rules_core.session.rules_class; the rules modules import this table, never the reverse).
 """
 from rules_core.errors import RecordError
 
@@ -38,11 +39,6 @@ class Game:
         if type(nplayers) is not int or not lo <= nplayers <= hi:
             raise RecordError("%s needs %d to %d players, got %r" % (self.key, lo, hi, nplayers))
         return variant
-
-    def rules_class(self):
-        """The game's rules class, its module imported on first use."""
-        mod = __import__(self.module, None, None, [self.class_name])
-        return getattr(mod, self.class_name)
 
 
 GAMES = (

@@ -29,6 +29,12 @@ def event_name(ev):
     return ev["e"]
 
 
+def rules_class(entry):
+    """The rules class of a registry entry (rules_core.games), its module imported on first
+    use."""
+    return getattr(__import__(entry.module, None, None, [entry.class_name]), entry.class_name)
+
+
 class Session:
     def __init__(self, header):
         self.header = parse_header(header)
@@ -36,7 +42,7 @@ class Session:
         self.info = game(self.game)  # the game's registry entry: names, has_start_player
         self.variant = self.header["variant"]
         self.players = self.header["players"]
-        self._cls = self.info.rules_class()
+        self._cls = rules_class(self.info)
         self.rules = self._fresh()
         self._done = []  # effective events as JSON text, oldest first (notes included: undo can cancel them)
         self._undone = []  # redo stack (JSON text); any new event clears it

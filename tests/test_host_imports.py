@@ -38,9 +38,11 @@ def test_import_leaves_sys_path_and_replay_loads_no_other_command():
     got = probe("replay", RECORD)
     assert got["same_path_on_import"] and got["code"] == 0
     assert not got["firmware_on_path"]
-    assert got["modules"] == ["host_tools", "host_tools.cli"]  # no sim, vboard, export, firmware
+    # no sim, vboard, export, firmware: only what every command shares
+    assert got["modules"] == ["host_tools", "host_tools.cli", "host_tools.output"]
     got = probe("export", RECORD, "--to", "json")
-    assert got["code"] == 0 and got["modules"] == ["host_tools", "host_tools.cli", "host_tools.export"]
+    assert got["code"] == 0 and got["modules"] == ["host_tools", "host_tools.cli", "host_tools.export",
+                                                 "host_tools.output"]
 
 
 def test_sim_puts_the_board_layout_on_the_path_and_runs_the_firmware():
@@ -57,21 +59,23 @@ def test_help_imports_no_command_module():
                        capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert r.returncode == 0, r.stderr
     assert "replay" in r.stdout and "vboard" in r.stdout  # every command is listed
-    assert r.stdout.splitlines()[-1] == "['host_tools', 'host_tools.cli']"
+    assert r.stdout.splitlines()[-1] == "['host_tools', 'host_tools.cli', 'host_tools.output']"
 
 
 def test_unloading_other_games_keeps_the_classes_on_cpython():
     from app.app import unload_other_games
     from rules_core.games import game
+    from rules_core.session import rules_class
     from rules_core.azul import AzulRules
 
     unload_other_games("5211")
-    assert game("azul").rules_class() is AzulRules
+    assert rules_class(game("azul")) is AzulRules
 
 
 def test_unloading_other_games_frees_them_on_micropython():
     script = ("import sys\nsys.path[:0] = ['firmware', '.']\n"
-              "from rules_core.games import game\ngame('azul').rules_class(); game('garden').rules_class()\n"
+              "from rules_core.games import game\nfrom rules_core.session import rules_class\n"
+              "rules_class(game('azul')); rules_class(game('garden'))\n"
               "from app.app import unload_other_games\nunload_other_games('garden')\n"
               "print('rules_core.azul' in sys.modules, 'rules_core.garden' in sys.modules)")
     r = mp.run(["-c", script], heap="512K")
