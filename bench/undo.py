@@ -10,8 +10,10 @@ What the device does at boot (replay of data/current.jsonl) and on one undo pres
   undo_ms     one undo at the end of the game (it reopens the last round), best of --repeat
   redo_ms     the redo that follows it
   undo2_ms    two undos in a row at the end: the second one (the last round's last entry)
-              refolds the game from its start (only the state before the latest round end
-              is kept)
+              refolds the last round from the state kept before the round end before it
+  undos       UNDOS undos in a row from the end of the game (a few rounds back): their
+              median and slowest ms (undos_median_ms, undos_max_ms); the slowest is the
+              one that finds no kept state left and refolds the game from its start
 Prints one JSON line (plus the interpreter). Runs under MicroPython (unix port and a board:
 copy rules_core and the record, run it from the folder that holds them), so arguments are
 parsed by hand and time comes from ticks_us there.
@@ -25,6 +27,7 @@ sys.path.insert(0, ".")   # run from the repository root (or the board's root)
 from rules_core.session import replay  # noqa: E402
 
 USAGE = "usage: undo.py [--record PATH] [--pairs N] [--repeat N] [--tmp PATH]"
+UNDOS = 60
 
 
 def _ticks():
@@ -58,7 +61,8 @@ def main(argv):
             f.write('{"e": "undo"}\n{"e": "redo"}\n')
     base = None
     now, ms = _ticks()
-    best = {"resume_ms": None, "base_ms": None, "undo_ms": None, "redo_ms": None, "undo2_ms": None}
+    best = {"resume_ms": None, "base_ms": None, "undo_ms": None, "redo_ms": None, "undo2_ms": None, "undos_median_ms": None,
+            "undos_max_ms": None}
 
     def keep(key, value):
         if best[key] is None or value < best[key]:
@@ -86,11 +90,20 @@ def main(argv):
         t0 = now()
         session.undo()
         keep("undo2_ms", ms(t0, now()))
+        times = []
+        for _ in range(UNDOS):
+            t0 = now()
+            session.undo()
+            times.append(ms(t0, now()))
+        times.sort()
+        keep("undos_median_ms", times[len(times) // 2])
+        keep("undos_max_ms", times[-1])
         session = None
     impl = sys.implementation
     out = {"bench": "undo", "record": opts["record"].split("/")[-1], "lines": lines,
            "pairs": opts["pairs"], "interpreter": "%s %s" % (impl.name, ".".join(str(x) for x in impl.version[:3]))}
-    for k in ("base_ms", "resume_ms", "undo_ms", "redo_ms", "undo2_ms"):
+    out["undos"] = UNDOS
+    for k in ("base_ms", "resume_ms", "undo_ms", "redo_ms", "undo2_ms", "undos_median_ms", "undos_max_ms"):
         out[k] = round(best[k], 2)
     print(json.dumps(out))
 

@@ -9,9 +9,11 @@ fit a 64 KB MicroPython heap.
 Undo and resume stay linear in the record's length:
 - replay() first resolves undo/redo on the lines' text, then applies each effective event
   once (a cancelled event is never applied, nor checked against the rules);
-- the session keeps a copy of the state just before each of its last CHECKPOINTS round
-  ends, so an undo refolds from the nearest one (the events of a round or two), not from
-  the first event; undoing a round end itself only takes its copy back.
+- the session keeps the state just before each of its last CHECKPOINTS round ends, so an
+  undo refolds from the nearest one (the events of a round or two), not from the first
+  event; undoing a round end itself only takes its state back. Undos one after another
+  stay that cheap back across CHECKPOINTS round ends; the undo after that refolds the game
+  once, which keeps the states of its latest round ends again.
 """
 import json
 
@@ -19,7 +21,7 @@ from rules_core.errors import RuleError, RecordError
 from rules_core.games import game
 from rules_core.record import dumps, lines_of, parse_header, parse_line
 
-CHECKPOINTS = 1  # copies kept before round ends: an undo refolds at most the current round
+CHECKPOINTS = 2  # states kept before round ends: an undo refolds at most the current round
 
 
 def event_name(ev):
@@ -61,10 +63,11 @@ class Session:
         return rules
 
     # --- entering events ---
-    def add(self, ev, text=None):
+    def add(self, ev, text=None, after=None):
         """Validate and apply one record event (undo/redo/note included); return it.
 
-        `text` is the event's record line when there is one (saves serialising it again).
+        `text` is the event's record line when there is one (saves serialising it again);
+        `after` the state trial(ev) returned, taken as it is instead of applying ev again.
         """
         e = event_name(ev)
         if e == "undo":
@@ -72,25 +75,26 @@ class Session:
         elif e == "redo":
             self.redo()
         else:
-            self._apply(ev, len(self._done))
+            self._apply(ev, len(self._done), after)
             self._done.append(text or dumps(ev))
             self._undone = []
         return ev
 
-    def _apply(self, ev, n):
+    def _apply(self, ev, n, after=None):
         """Apply ev as the effective event _done[n]; keep the state before a round end."""
         e = ev["e"]
         if e == "note":
             if type(ev.get("text")) is not str:
                 raise RecordError("a note needs a text string")
-        elif e == "end_round":
+            return
+        if after is None:
+            after = self.rules.clone() if e == "end_round" else self.rules
+            after.apply(ev)
+        if e == "end_round":
             if len(self._marks) >= CHECKPOINTS:  # dropped first: never one copy more than kept
                 self._marks.pop(0)
-            before = self.rules.clone()
-            self.rules.apply(ev)
-            self._marks.append((n, before))
-        else:
-            self.rules.apply(ev)
+            self._marks.append((n, self.rules))  # the state before: no longer the game's
+        self.rules = after
 
     def undo(self):
         """Cancel the newest effective event (across closed rounds too); return it."""
@@ -133,12 +137,21 @@ class Session:
         for text in self._done:
             yield json.loads(text)
 
-    def preview(self, ev):
-        """Score change per player that `ev` would cause, without entering it."""
+    def trial(self, ev):
+        """The rules' state after `ev`, without entering it (add(ev, after=...) can take it)."""
         event_name(ev)
         r = self.rules.clone()
         r.apply(ev)
-        return [a - b for a, b in zip(r.scores, self.rules.scores)]
+        return r
+
+    def preview(self, ev):
+        """Score change per player that `ev` would cause, without entering it."""
+        return self.deltas(self.trial(ev))
+
+    def deltas(self, after):
+        """Score change per player from the current state to `after` (a trial())."""
+        now = self.rules.scores
+        return [after.scores[p] - now[p] for p in range(len(now))]
 
     # --- reading the state ---
     @property

@@ -87,17 +87,16 @@ class Records:
         as before the call). Either way the session is unchanged.
         """
         e = ev.get("e") if type(ev) is dict else None
+        after = None  # the state after ev: checked here, taken by the session once on flash
         if e == "undo" or e == "redo":
             if not (session.can_undo() if e == "undo" else session.can_redo()):
                 raise RuleError("nothing to " + e)
         elif e != "note":
-            session.preview(ev)
-            if ON_BOARD:
-                gc.collect()  # the preview's copy of the rules, freed before the line and the apply
+            after = session.trial(ev)
         text = dumps(ev)
         start = self.storage.append_line(paths.CURRENT, text, create=False)
         try:
-            session.add(ev, text)
+            session.add(ev, text, after)
         except Exception:
             self.storage.cut(paths.CURRENT, start)  # checked above, so not expected: flash = session
             raise
