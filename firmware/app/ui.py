@@ -199,6 +199,7 @@ class Form(ListScreen):
         self.save = save
         self.legal = legal or self._legal_event
         self.note = ""
+        self._checked = None  # the points of the values the last _why() accepted (_legal_event)
         self._rows = []  # rows(): remade by _update() whenever a value changes
         self._explained = []  # (field, choice index) pairs whose skip was already explained
         for i in range(len(fields)):
@@ -210,10 +211,11 @@ class Form(ListScreen):
         return [f.value() for f in self.fields]
 
     def _legal_event(self, values):
-        self.app.session.preview(self.build(values))
+        self._checked = self.app.session.preview(self.build(values))
 
     def _why(self):
         """None when the values are legal, else the ValueError saying why not."""
+        self._checked = None
         try:
             self.legal(self.values())
             return None
@@ -271,7 +273,8 @@ class Form(ListScreen):
         self.note = ""
         if self.build and not self.save:
             try:
-                deltas = self.app.session.preview(self.build(self.values()))
+                # the check that accepted these values previewed them already
+                deltas = self._checked or self.app.session.preview(self.build(self.values()))
                 names = self.app.session.players
                 parts = ["%s%+d" % (names[p][:3], deltas[p]) for p in range(len(deltas)) if deltas[p]]
                 self.note = " ".join(parts) or "+0"
