@@ -1,13 +1,14 @@
 """Key press to finished display transfer on the emulated Pico, for the eight scripted games.
 
-    python bench/pico.py [--games NAME,NAME] [--profile] [--resume RECORD.jsonl] [--idle-gc BYTES]
+    python bench/pico.py [--games NAME,NAME] [--profile] [--resume RECORD.jsonl]
 
 Starts the emulated Pico (tests/picosim.py: ../shared/picosim, or the folder named by
 AZUL_PICOSIM; without it, or without node, says why and exits 0), flashes it with
 `azul-companion flash --driver local`, and plays the scripted games of
 tests/test_firmware_micropython.py on it (bench/pico_device.py): the App built as main.py
 builds it, each press timed with ticks_us around App.step (key handling, drawing, the I2C
-transfer and the LED write), in emulated device time. One JSON line per game:
+transfer and the LED write), in emulated device time; between presses, untimed, App.tidy()
+as main.py's loop calls it while nobody presses. One JSON line per game:
   median_ms, p90_ms, max_ms   per press
   heap_boot_kb, heap_end_kb   live heap after the first frame / after the last press
   heap_after_gc_max_kb        the most in use right after a press in which the collector ran
@@ -20,8 +21,6 @@ transfer and the LED write), in emulated device time. One JSON line per game:
   by_screen                   {screen class: [presses, median ms, max ms]}
 --profile: the games again with hot functions wrapped in timers; inclusive ms per function.
 --resume FILE: power-on and App resume over FILE as data/current.jsonl (no games).
---idle-gc BYTES: collect between presses (untimed) whenever fewer bytes are free, as a main
-loop could while nobody presses: what that would take off the presses the collector hits.
 The emulator started here is always stopped, by its PID.
 """
 import json
@@ -137,10 +136,10 @@ class Bench:
         t0 = time.monotonic()
         say("%s (%.0f s)" % (picosim.flash(self.start(), files, self.where), time.monotonic() - t0))
 
-    def game(self, name, boot_ms, idle_gc=0):
+    def game(self, name, boot_ms):
         emu = self.emu or self.start()
         i2c0 = emu.stats()["i2c"]["bytes"]
-        r = emu.result("import picobench\npicobench.game(%r, %d)" % (key_file(name), idle_gc))
+        r = emu.result("import picobench\npicobench.game(%r)" % key_file(name))
         i2c = emu.stats()["i2c"]["bytes"] - i2c0
         med, p90, mx = summary(r["us"])
         by = {}
@@ -151,8 +150,6 @@ class Bench:
                 "heap_after_gc_max_kb": round(r["heap_after_gc_max"] / 1024, 1), "gc_presses": r["gc_presses"],
                 "i2c_bytes_per_press": round(i2c / r["presses"]), "boot_ms": boot_ms,
                 "app_boot_ms": ms(r["app_boot_us"])}
-        if idle_gc:
-            line["idle_gc"] = idle_gc
         line.update(self.resume())
         line["by_screen"] = {k: [len(v), summary(v)[0], summary(v)[2]] for k, v in sorted(by.items())}
         line["final_screen"] = r["final"]
@@ -213,11 +210,10 @@ def main(argv):
                     say("profiling %s (%d presses)..." % (name, sum(1 for k in scripts[name] if k != WAIT)))
                     print(json.dumps(bench.profile(name)), flush=True)
                 return 0
-            idle_gc = int(argv[argv.index("--idle-gc") + 1]) if "--idle-gc" in argv else 0
             boot_ms = bench.power_on_ms()
             for name in names:
                 say("playing %s (%d presses)..." % (name, sum(1 for k in scripts[name] if k != WAIT)))
-                print(json.dumps(bench.game(name, boot_ms, idle_gc)), flush=True)
+                print(json.dumps(bench.game(name, boot_ms)), flush=True)
         finally:
             bench.stop()
     return 0

@@ -69,15 +69,15 @@ def _keys(path):
         return f.read()
 
 
-def _play(app, keys, now, times, screens, names, acc, idle_gc=0):
+def _play(app, keys, now, times, screens, names, acc):
     """Feed keys; times[i] = us of press i, screens[i] = index in names of the screen that
     took it. acc = [steps in which the collector ran, their us, max heap in use right after one].
-    idle_gc: collect between presses (untimed, as a main loop could while nobody presses)
-    whenever less than this many bytes are free."""
+    Between presses, untimed, App.tidy() as main.py's loop calls it while nobody presses."""
     i = 0
+    tidy = getattr(app, "tidy", None)  # (firmware from before it: nothing)
     for k in keys:
-        if idle_gc and gc.mem_free() < idle_gc:
-            gc.collect()
+        if tidy:
+            tidy()
         if k == WAIT:
             now = time.ticks_add(now, WAIT_MS)
             app.step(now, None)
@@ -104,7 +104,7 @@ def _play(app, keys, now, times, screens, names, acc, idle_gc=0):
     return now
 
 
-def game(path, idle_gc=0):
+def game(path):
     """Heap figures are the App's: live bytes minus what this module holds (keys, timings),
     measured before the App is built."""
     _rmtree("data")
@@ -120,7 +120,7 @@ def game(path, idle_gc=0):
     own = _live()
     app, boot_us = build()
     heap_boot = _live() - own
-    _play(app, keys, time.ticks_ms(), times, screens, names, acc, idle_gc)
+    _play(app, keys, time.ticks_ms(), times, screens, names, acc)
     heap_end = _live() - own
     s = app.session
     out = {"presses": n, "screens": names, "app_boot_us": boot_us,

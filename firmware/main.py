@@ -94,6 +94,7 @@ def main():
         if buttons.busy():
             clock.sleep_ms(FRAME_MS)
         else:
+            app.tidy()  # nobody is pressing: the garbage is collected now, not in a press
             nap(max(FRAME_MS, min(app.quiet_ms(clock.ticks_ms()), longest)))
 
 
