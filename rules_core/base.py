@@ -75,7 +75,12 @@ class Rules:
         new = object.__new__(type(self))
         history = self.HISTORY
         for k, v in self.__dict__.items():
-            setattr(new, k, list(v) if k in history else copy_data(v))
+            t = type(v)
+            if t is list:
+                v = list(v) if k in history else copy_data(v)
+            elif t is dict or t is bytearray:
+                v = copy_data(v)
+            setattr(new, k, v)  # an int, str, None or tuple is shared
         return new
 
     def last_round(self):

@@ -10,10 +10,14 @@ def copy_data(v):
     """Deep copy of plain data (lists, dicts, bytearrays; ints, strs and tuples are shared)."""
     t = type(v)
     if t is list:
-        return [copy_data(x) for x in v]
+        out = list(v)
+        for i in range(len(out)):  # the type test inline: most items are ints, not copied
+            t = type(out[i])
+            if t is list or t is dict or t is bytearray:
+                out[i] = copy_data(out[i])
+        return out
     if t is dict:
         return {k: copy_data(x) for k, x in v.items()}
     if t is bytearray:
         return bytearray(v)
     return v
-

@@ -113,6 +113,7 @@ class App:
         self.toast_sticky = False  # shown until the next key instead
         self.flash_until = 0
         self.flash_shown = False
+        self.toasted = 0  # rows of the message the last frame showed
         self.now = 0
         self.dirty = True
         self.entered = 0  # events entered since boot (LedView redraws the seats when it moves)
@@ -325,6 +326,7 @@ class App:
             self.draw()
         if dark:
             self.idle.mark(now)
+            self.cv.forget()  # the dark screen's dot is drawn in the frame buffer
         if self.dirty or idled or dark or flash != self.flash_shown or self.screen.winners() is not None:
             self.update_leds(now, flash)  # writes the LEDs only if the frame changed
         self.flash_shown = flash
@@ -357,14 +359,21 @@ class App:
 
     def draw(self):
         cv = self.cv
-        cv.clear()
+        toast = self.toast
+        if len(toast) != self.toasted:
+            # a message came, went or changed height: from clear (a message is drawn over
+            # the rows it covers in every frame, so while it stays, those rows stay covered)
+            cv.forget()
+        cv.begin(self.screen)
         try:
             self.screen.draw(cv)
         except Exception as e:
             self.crash(e)
-            cv.clear()
+            cv.forget()
+            cv.begin(self.screen)
             self.screen.draw(cv)
-        toast = self.toast
+        cv.finish()
+        self.toasted = len(toast)
         if toast:
             y = cv.h - 8 * len(toast)
             cv.d.fill_rect(0, y - 1, cv.w, 8 * len(toast) + 1, 1)

@@ -71,6 +71,7 @@ class WallForm(Form):
             row_choices += [(colours.label(c), c) for c in COLOURS]
         fields = [Field("R%d" % (r + 1), row_choices) for r in range(5)]
         fields.append(count_field("floor", 0, 7))
+        self._shown = [None] * 25  # the colour drawn in each cell of the wall by the last frame
         Form.__init__(self, app, "Wall " + app.session.players[p], fields, build=self.event)
 
     def skipped(self, i, err):
@@ -125,18 +126,27 @@ class WallForm(Form):
         y0 = cv.h - 5 * size
         placed = self.app.session.rules.wall_cells(self.p)
         cells = self.wall_cells()
+        shown = self._shown
         letters = self.app.settings.get("symbols") and size == 8
+        d = cv.d
         for i in range(25):
+            name = cells[i]
             x = x0 + (i % 5) * size
             y = y0 + (i // 5) * size
-            name = cells[i]
+            if not cv.fresh and name is shown[i]:  # the buffer holds this cell already (Canvas)
+                if name is not None and letters:
+                    cv.note(colours.letter(name))
+                continue
+            shown[i] = name
+            if not cv.fresh:
+                d.fill_rect(x, y, size, size, 0)
             if name is None:
-                cv.d.pixel(x + size // 2, y + size // 2, 1)
-            elif placed[i]:
-                cv.d.fill_rect(x, y, size - 1, size - 1, 1)
+                d.pixel(x + size // 2, y + size // 2, 1)
+            elif placed[i]:  # (placed cells never change on the form)
+                d.fill_rect(x, y, size - 1, size - 1, 1)
                 if letters:
                     cv.text(colours.letter(name), x, y, 0)
             else:  # entered now: an outline
-                cv.d.rect(x, y, size - 1, size - 1, 1)
+                d.rect(x, y, size - 1, size - 1, 1)
                 if letters:
                     cv.text(colours.letter(name), x, y, 1)

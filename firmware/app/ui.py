@@ -12,29 +12,75 @@ NEXT_SHORT = ">"   # the same where the row's text leaves no room for it
 
 
 class Canvas:
-    """The display plus the text drawn in the current frame (tests and the simulator read it)."""
+    """The display plus the text drawn in the current frame (tests and the simulator read it).
+
+    A frame of the screen drawn last goes over the previous one: the canvas remembers the
+    text row each 8-pixel row of the frame buffer holds (text, inverted, width), and row()
+    leaves a row that already holds what it would draw as it is; finish() clears the rows
+    not drawn again. Other drawing (lines, a wall, a hint on a row) is redone every frame
+    over it and clears its own area first, or, when unchanged and `fresh` is False, is left
+    as it is and only noted (note()). Any other screen, or a buffer changed behind the
+    canvas (forget()), starts from a clear buffer. Either way the frame buffer ends up the
+    same as drawn from clear(), with a fraction of the drawing.
+    """
 
     def __init__(self, display):
         self.d = display
         self.w = display.width
         self.h = display.height
         self.rows = self.h // 8
-        # frame[:drawn] are the strings drawn since clear(), top to bottom; the list keeps
+        # frame[:drawn] are the strings drawn since begin(), top to bottom; the list keeps
         # its length between frames so that redrawing a screen allocates nothing
         self.frame = []
         self.drawn = 0
+        n = self.rows
+        self.held = [None] * n        # the text row i holds (None: blank) ...
+        self.held_inv = [False] * n   # ... inverted or not ...
+        self.held_w = [0] * n         # ... over its first held_w pixels (0: the row is blank)
+        self.seen = bytearray(n)      # rows drawn in this frame
+        self.screen = None            # whose frame the buffer holds (None: draw from clear)
+        self.fresh = True             # this frame is drawn from a clear buffer
 
     def clear(self):
         self.d.fill(0)
         self.drawn = 0
+        for i in range(self.rows):
+            self.held[i] = None
+            self.held_w[i] = 0
 
-    def text(self, s, x, y, c=1):
-        self.d.text(s, x, y, c)
+    def forget(self):
+        """The frame buffer was drawn behind the canvas: the next frame starts from clear."""
+        self.screen = None
+
+    def begin(self, screen):
+        """Start a frame of `screen`: over its previous frame, else from a clear buffer."""
+        self.drawn = 0
+        for i in range(self.rows):
+            self.seen[i] = 0
+        self.fresh = screen is not self.screen
+        if self.fresh:
+            self.clear()
+            self.screen = screen
+
+    def finish(self):
+        """Clear the rows the previous frame drew and this one did not."""
+        for i in range(self.rows):
+            if self.held_w[i] and not self.seen[i]:
+                self.d.fill_rect(0, i * 8, self.held_w[i], 8, 0)
+                self.held[i] = None
+                self.held_w[i] = 0
+
+    def note(self, s):
+        """s is in the frame: drawn by an earlier frame, and still there."""
         if self.drawn < len(self.frame):
             self.frame[self.drawn] = s
         else:
             self.frame.append(s)
         self.drawn += 1
+
+    def text(self, s, x, y, c=1):
+        self.d.text(s, x, y, c)
+        self.note(s)
 
     def texts(self):
         """The strings of the current frame (a new list: for tests and the simulator)."""
@@ -42,13 +88,26 @@ class Canvas:
 
     def row(self, i, s, inverted=False, width=0):
         """Text on row i (up to `width` pixels, default all); an inverted row is the cursor."""
-        y = i * 8
         width = width or self.w
-        if inverted:
-            self.d.fill_rect(0, y, width, 8, 1)
         if len(s) > width // 8:
             s = s[:width // 8]
+        if not 0 <= i < self.rows:
+            self.text(s, 0, i * 8, 0 if inverted else 1)
+            return
+        self.seen[i] = 1
+        was = self.held_w[i]
+        if was == width and self.held_inv[i] == inverted and self.held[i] == s:
+            self.note(s)  # the buffer holds this row already
+            return
+        y = i * 8
+        if was:
+            self.d.fill_rect(0, y, was if was > width else width, 8, 0)
+        if inverted:
+            self.d.fill_rect(0, y, width, 8, 1)
         self.text(s, 0, y, 0 if inverted else 1)
+        self.held[i] = s
+        self.held_inv[i] = inverted
+        self.held_w[i] = width
 
 
 class Screen:
