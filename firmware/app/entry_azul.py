@@ -72,7 +72,24 @@ class WallForm(Form):
         fields = [Field("R%d" % (r + 1), row_choices) for r in range(5)]
         fields.append(count_field("floor", 0, 7))
         self._shown = [None] * 25  # the colour drawn in each cell of the wall by the last frame
-        Form.__init__(self, app, "Wall " + app.session.players[p], fields, build=self.event)
+        # what each row can still take on the wall as it is: a value outside it is refused
+        # without a preview (one copy of the rules each); the preview decides the rest
+        rules = app.session.rules
+        self._free = []
+        for r in range(1, 6):
+            if self.grey:
+                free = [(col, COLOURS[k]) for k in range(5) for col in rules.grey_columns(p, r, k)]
+            else:
+                free = [COLOURS[k] for k in rules.free_colours(p, r)]
+            self._free.append(free)
+        Form.__init__(self, app, "Wall " + app.session.players[p], fields, build=self.event,
+                      legal=self._legal_wall)
+
+    def _legal_wall(self, values):
+        for r in range(5):
+            if values[r] is not None and values[r] not in self._free[r]:
+                raise ValueError("row %d: no room" % (r + 1))  # (skipped() says why in full)
+        self._legal_event(values)
 
     def skipped(self, i, err):
         """Why a row's colour (or the floor's 0) is not offered, in the wall's own terms."""

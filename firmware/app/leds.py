@@ -39,6 +39,10 @@ class LedView:
         self.level = 5
         self.idle = ACTIVE
         self.beat = OFF
+        self.last = None  # (session, flashing, wall, entered) of the frame shown, while it needs no clock
+        self.last_flash = False
+        self.last_wall = None
+        self.last_entered = -1
         self.configure(5, self.n, "strip")
 
     def configure(self, level, count, layout):
@@ -60,6 +64,7 @@ class LedView:
         self.beat = self.dim["green"]
         self.shown = [None] * self.n  # force a rewrite
         self.seats_session = None
+        self.last = None
 
     def quiet_ms(self, now, won):
         """Milliseconds until the frame changes by itself: the chase of the final standings
@@ -82,6 +87,16 @@ class LedView:
         if idle != self.idle:
             self.idle = idle
             self._palette()
+        if idle == BLANK or (s is not None and s.finished and won is not None):
+            self.last = None  # the blink and the chase move with the clock
+        elif s is self.last and flashing == self.last_flash and wall is self.last_wall \
+                and entered == self.last_entered and s is not None:
+            return  # the same frame as the one shown (a cursor move on a screen)
+        else:
+            self.last = s
+            self.last_flash = flashing
+            self.last_wall = wall
+            self.last_entered = entered
         w = self.want
         for i in range(self.n):
             w[i] = OFF

@@ -259,6 +259,8 @@ class Form(ListScreen):
         self.legal = legal or self._legal_event
         self.note = ""
         self._checked = None  # the points of the values the last _why() accepted (_legal_event)
+        self._why_of = None   # the values _why() checked last, and what it said
+        self._why_was = None
         self._rows = []  # rows(): remade by _update() whenever a value changes
         self._explained = []  # (field, choice index) pairs whose skip was already explained
         for i in range(len(fields)):
@@ -274,12 +276,17 @@ class Form(ListScreen):
 
     def _why(self):
         """None when the values are legal, else the ValueError saying why not."""
+        values = self.values()
+        if values == self._why_of:  # asked again (a form's first values): the same answer
+            return self._why_was
         self._checked = None
+        self._why_of = values
         try:
-            self.legal(self.values())
-            return None
+            self.legal(values)
+            self._why_was = None
         except ValueError as e:
-            return e
+            self._why_was = e
+        return self._why_was
 
     def _ok(self):
         return self._why() is None
