@@ -19,6 +19,7 @@ as main.py's loop calls it while nobody presses. One JSON line per game:
   app_boot_ms, app_resume_ms  the same from main.py's first import (no MicroPython start-up,
                               no 60 ms safe-mode window): imports, replay, first frame
   by_screen                   {screen class: [presses, median ms, max ms]}
+  over_40ms                   every press above 40 ms: [press number, screen, key, ms]
 --profile: the games again with hot functions wrapped in timers; inclusive ms per function.
 --resume FILE: power-on and App resume over FILE as data/current.jsonl (no games).
 The emulator started here is always stopped, by its PID.
@@ -93,6 +94,11 @@ def key_scripts(where):
     return out
 
 
+def key_name(k):
+    from hal.keys import describe
+    return describe(k)
+
+
 def key_file(name):
     return "bench/%s.keys" % name.replace(" ", "_")
 
@@ -142,7 +148,7 @@ class Bench:
         t0 = time.monotonic()
         say("%s (%.0f s)" % (picosim.flash(self.start(), files, self.where), time.monotonic() - t0))
 
-    def game(self, name, boot_ms):
+    def game(self, name, boot_ms, keys):
         emu = self.emu or self.start()
         i2c0 = emu.stats()["i2c"]["bytes"]
         r = emu.result("import picobench\npicobench.game(%r)" % key_file(name))
@@ -158,6 +164,9 @@ class Bench:
                 "app_boot_ms": ms(r["app_boot_us"])}
         line.update(self.resume())
         line["by_screen"] = {k: [len(v), summary(v)[0], summary(v)[2]] for k, v in sorted(by.items())}
+        pressed = [k for k in keys if k != WAIT]
+        line["over_40ms"] = [[i + 1, r["screens"][r["screen"][i]], key_name(pressed[i]), ms(r["us"][i])]
+                             for i in range(len(r["us"])) if r["us"][i] > 40000]
         line["final_screen"] = r["final"]
         if r["shown_equals_buffer"] is False:
             line["error"] = "what the display was sent differs from its frame buffer"
@@ -219,7 +228,7 @@ def main(argv):
             boot_ms = bench.power_on_ms()
             for name in names:
                 say("playing %s (%d presses)..." % (name, sum(1 for k in scripts[name] if k != WAIT)))
-                print(json.dumps(bench.game(name, boot_ms)), flush=True)
+                print(json.dumps(bench.game(name, boot_ms, scripts[name])), flush=True)
         finally:
             bench.stop()
     return 0

@@ -49,8 +49,11 @@ class Rules:
     """
     GAME = ""
     TIEBREAK = None   # what decides a tie in the result text, or None: tied players share
-    # append-only lists whose items never change once appended: a clone shares the items
-    HISTORY = ("round_scores",)
+    # attributes holding lists, dicts or bytearrays that change in place (a player's cards
+    # this round): a clone copies them all the way down. Any other list, dict or bytearray
+    # is copied one level: its items are ints, strs, tuples, or never changed once in it
+    # (round_scores' rows). tests/core/test_clone.py checks it on every golden game.
+    NESTED = ()
 
     def __init__(self, variant, nplayers, options):
         self.variant = game(self.GAME).check(variant, nplayers)
@@ -73,13 +76,15 @@ class Rules:
         """An independent copy of the state (previews, undo checkpoints), made without
         __init__ (MicroPython has no __dict__.update: attributes are set one by one)."""
         new = object.__new__(type(self))
-        history = self.HISTORY
+        nested = self.NESTED
         for k, v in self.__dict__.items():
             t = type(v)
             if t is list:
-                v = list(v) if k in history else copy_data(v)
-            elif t is dict or t is bytearray:
-                v = copy_data(v)
+                v = copy_data(v) if k in nested else list(v)
+            elif t is dict:
+                v = copy_data(v) if k in nested else dict(v)
+            elif t is bytearray:
+                v = bytearray(v)
             setattr(new, k, v)  # an int, str, None or tuple is shared
         return new
 

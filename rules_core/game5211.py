@@ -76,6 +76,7 @@ def parse_cards(cards):
 class Rules5211(Rules):
     GAME = "5211"
     TIEBREAK = "most cards in the score pile"
+    NESTED = ("plays", "deck_points")
 
     def __init__(self, variant, nplayers, options):
         Rules.__init__(self, variant, nplayers, options)

@@ -103,6 +103,7 @@ def group_score(category, values):
 class GardenRules(Rules):
     GAME = "garden"
     TIEBREAK = None   # 最終計分: tied players share the victory
+    NESTED = ("parts",)
 
     def __init__(self, variant, nplayers, options):
         Rules.__init__(self, variant, nplayers, options)

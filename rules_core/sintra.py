@@ -88,6 +88,7 @@ def _complete(g):
 class SintraRules(Rules):
     GAME = "sintra"
     TIEBREAK = "fewer points lost on the broken-glass track"
+    NESTED = ("glass",)
 
     def __init__(self, variant, nplayers, options):
         Rules.__init__(self, variant, nplayers, options)
