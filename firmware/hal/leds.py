@@ -1,8 +1,8 @@
 """LEDs: colours set by the app, written out once per show() with a brightness cap.
 
-`leds[i] = (r, g, b)` stores the colour (0..255 each) in a preallocated bytearray; show()
-scales every channel by the cap (v * cap // 255, cap = round(brightness_max * 255)) and
-writes the whole strip once. The cap protects the supply: a 5x5 matrix at full white
+`leds[i] = (r, g, b)` stores the colour (0..255 each) in a preallocated bytearray and,
+scaled by the cap (v * cap // 255, cap = round(brightness_max * 255)), in the wire-order
+bytes; show() writes the whole strip once (an LED that changed costs its own scaling only). The cap protects the supply: a 5x5 matrix at full white
 draws ~1.5 A. show() allocates nothing on the MicroPython and write-function paths.
 
 `out` is one of:
@@ -53,6 +53,12 @@ class Leds:
         self._rgb[j] = rgb[0]
         self._rgb[j + 1] = rgb[1]
         self._rgb[j + 2] = rgb[2]
+        if self._kind != _PIXELBUF:  # capped into the wire bytes now: show() only writes
+            cap = self._cap
+            buf = self._buf
+            buf[j + self._r] = rgb[0] * cap // 255
+            buf[j + self._g] = rgb[1] * cap // 255
+            buf[j + self._b] = rgb[2] * cap // 255
 
     def __getitem__(self, i):
         if not 0 <= i < self.n:
@@ -61,11 +67,8 @@ class Leds:
         return (self._rgb[j], self._rgb[j + 1], self._rgb[j + 2])
 
     def fill(self, rgb):
-        r, g, b = rgb
-        for j in range(0, 3 * self.n, 3):
-            self._rgb[j] = r
-            self._rgb[j + 1] = g
-            self._rgb[j + 2] = b
+        for i in range(self.n):
+            self[i] = rgb
 
     def show(self):
         rgb = self._rgb
@@ -78,16 +81,8 @@ class Leds:
                     | (rgb[j + 2] * cap // 255)
             out.show()
             return
-        buf = self._buf
-        r = self._r
-        g = self._g
-        b = self._b
-        for j in range(0, 3 * self.n, 3):
-            buf[j + r] = rgb[j] * cap // 255
-            buf[j + g] = rgb[j + 1] * cap // 255
-            buf[j + b] = rgb[j + 2] * cap // 255
         if self._kind == _WRITE_FN:
-            self._out(buf)
+            self._out(self._buf)
         else:
             self._out.write()
 
