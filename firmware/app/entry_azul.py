@@ -78,7 +78,7 @@ class WallForm(Form):
         self._free = []
         for r in range(1, 6):
             if self.grey:
-                free = [(col, COLOURS[k]) for k in range(5) for col in rules.grey_columns(p, r, k)]
+                free = [(col, COLOURS[k]) for k in range(5) for col in rules.grey_columns(p, r, k)]  # type: list
             else:
                 free = [COLOURS[k] for k in rules.free_colours(p, r)]
             self._free.append(free)
