@@ -10,7 +10,7 @@ What the device does at boot (replay of data/current.jsonl) and on one undo pres
   undo_ms     one undo at the end of the game (it reopens the last round), best of --repeat
   redo_ms     the redo that follows it
   undo2_ms    two undos in a row at the end: the second one (the last round's last entry)
-              refolds the last round from the state kept before the round end before it
+              finds no kept state left (rules_core.session.CHECKPOINTS) and refolds the game
   undos       UNDOS undos in a row from the end of the game (a few rounds back): their
               median and slowest ms (undos_median_ms, undos_max_ms); the slowest is the
               one that finds no kept state left and refolds the game from its start

@@ -13,7 +13,8 @@ Undo and resume stay linear in the record's length:
   undo refolds from the nearest one (the events of a round or two), not from the first
   event; undoing a round end itself only takes its state back. Undos one after another
   stay that cheap back across CHECKPOINTS round ends; the undo after that refolds the game
-  once, which keeps the states of its latest round ends again.
+  once, which keeps the states of its latest round ends again. One state, not more: a
+  second one puts a 4-player 5211 game past a 64 KB heap (tests/test_micropython.py).
 """
 import json
 
@@ -21,7 +22,7 @@ from rules_core.errors import RuleError, RecordError
 from rules_core.games import game
 from rules_core.record import dumps, lines_of, parse_header, parse_line
 
-CHECKPOINTS = 2  # states kept before round ends: an undo refolds at most the current round
+CHECKPOINTS = 1  # states kept before round ends: an undo refolds at most the current round
 
 
 def event_name(ev):
