@@ -7,7 +7,7 @@ AZUL_PICOSIM; without it, or without node, says why and exits 0), flashes it wit
 `azul-companion flash --driver local`, and plays the scripted games of
 tests/test_firmware_micropython.py on it (bench/pico_device.py): the App built as main.py
 builds it, each press timed with ticks_us around App.step (key handling, drawing, the I2C
-transfer and the LED write), in emulated device time; between presses, untimed, App.tidy()
+transfer and the LED write), in emulated device time; between presses, untimed, main.tidy()
 as main.py's loop calls it while nobody presses. One JSON line per game:
   median_ms, p90_ms, max_ms   per press
   heap_boot_kb, heap_end_kb   live heap after the first frame / after the last press

@@ -72,9 +72,9 @@ def _keys(path):
 def _play(app, keys, now, times, screens, names, acc):
     """Feed keys; times[i] = us of press i, screens[i] = index in names of the screen that
     took it. acc = [steps in which the collector ran, their us, max heap in use right after one].
-    Between presses, untimed, App.tidy() as main.py's loop calls it while nobody presses."""
+    Between presses, untimed, main.tidy() as main.py's loop calls it while nobody presses."""
     i = 0
-    tidy = getattr(app, "tidy", None)  # (firmware from before it: nothing)
+    tidy = getattr(sys.modules.get("main"), "tidy", None)  # (firmware from before it: nothing)
     for k in keys:
         if tidy:
             tidy()

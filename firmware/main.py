@@ -19,6 +19,9 @@ POLL_MS = 40
 NAP_MS = 2000
 WATCHDOG_MS = 8000
 SAFE_MODE_MS = 60  # sample the buttons this long at power-on (longer than the debounce)
+# between frames the garbage is collected once fewer bytes than this are free: enough for
+# the busiest press (a new screen), so that the collector seldom runs inside one
+TIDY_FREE = 48 * 1024
 
 
 def board_name():
@@ -42,6 +45,15 @@ def safe_mode(buttons, board, clock):
         buttons.poll(clock.ticks_ms())
         clock.sleep_ms(5)
     return buttons.logic.held(OK if board.get("three_button") else BACK)
+
+
+def tidy():
+    """While nobody presses: collect the garbage once less than TIDY_FREE bytes are free. A
+    collection of a Pico's heap takes several milliseconds; done here, it is not added to
+    the next key press."""
+    mem_free = getattr(gc, "mem_free", None)  # (MicroPython, CircuitPython)
+    if mem_free is not None and mem_free() < TIDY_FREE:
+        gc.collect()
 
 
 def watchdog(board):
@@ -94,7 +106,7 @@ def main():
         if buttons.busy():
             clock.sleep_ms(FRAME_MS)
         else:
-            app.tidy()  # nobody is pressing: the garbage is collected now, not in a press
+            tidy()  # nobody is pressing: the garbage is collected now, not in a press
             nap(max(FRAME_MS, min(app.quiet_ms(clock.ticks_ms()), longest)))
 
 

@@ -22,9 +22,6 @@ from rules_core.record import new_header
 
 TOAST_MS = 1500
 FLASH_MS = 250
-# the idle loop collects the garbage once fewer bytes than this are free: enough for the
-# busiest press (a new screen), so that the collector seldom runs inside one
-TIDY_FREE = 48 * 1024
 
 
 def describe(session, ev):
@@ -332,13 +329,6 @@ class App:
         self.flash_shown = flash
         self.dirty = False
 
-    def tidy(self):
-        """Between frames, while nobody presses (the main loop): collect the garbage once
-        less than TIDY_FREE bytes are free. A collection of a Pico's heap takes several
-        milliseconds; done here, it is not added to the next key press."""
-        if ON_BOARD and gc.mem_free() < TIDY_FREE:
-            gc.collect()
-
     def quiet_ms(self, now):
         """How long the App can go without a frame when no key comes: until a message times
         out, the red flash ends, the LEDs move by themselves or the screen dims. The main loop
@@ -373,6 +363,7 @@ class App:
             cv.begin(self.screen)
             self.screen.draw(cv)
         cv.finish()
+        toast = self.toast  # (a crash while drawing says so)
         self.toasted = len(toast)
         if toast:
             y = cv.h - 8 * len(toast)
