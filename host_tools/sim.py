@@ -27,10 +27,10 @@ import select
 import sys
 import time
 
-from host_tools import ROOT, FIRMWARE  # noqa: F401  (puts firmware/ on sys.path, as on the board)
-from hal.keys import UP, DOWN, LEFT, RIGHT, OK, BACK, LONG, REPEAT, code_of  # noqa: E402
-from hal.storage import Storage  # noqa: E402
-from host_tools.vhal import VirtualDisplay, VirtualLeds  # noqa: E402
+# firmware/ is on sys.path (the CLI's use_board_layout(), or pyproject's pytest settings)
+from hal.keys import UP, DOWN, LEFT, RIGHT, OK, BACK, LONG, REPEAT, code_of
+from hal.storage import Storage
+from host_tools.vhal import VirtualDisplay, VirtualLeds
 
 KEY_STEP_MS = 100   # virtual time between scripted presses
 WAIT_MS = 2000

@@ -2,7 +2,6 @@
 import importlib.util
 import os
 
-from host_tools import sim  # noqa: F401  (puts firmware/ on sys.path as on the board)
 from hal import clock
 from hal.buttons import ButtonLogic, Buttons
 
