@@ -16,7 +16,7 @@ from test_app_games import Driver
 from fault_files import Flash
 from host_tools import sim
 from host_tools.vhal import VirtualDisplay, VirtualLeds
-from hal.keys import UP, DOWN, OK, BACK, LONG
+from hal.keys import UP, DOWN, LEFT, OK, BACK, LONG
 from hal.storage import Storage
 from rules_core import azul_engine
 from rules_core.record import dumps
@@ -334,3 +334,55 @@ def test_history_pages_through_a_thousand_games_and_rotation_keeps_fifty(board):
     assert d.rows()[d.screen.cursor] == "001001"
     d.press(UP)  # and from the newest to the oldest
     assert d.rows()[d.screen.cursor] == "000952"
+
+
+# ---- a full flash: the player makes room on the device ------------------------------------
+class FullWhileHistory(Flash):
+    """A flash with no room left while the history holds more than `room_at` games."""
+
+    def __init__(self, room_at):
+        Flash.__init__(self)
+        self.room_at = room_at
+
+    @property
+    def full(self):
+        return len(os.listdir("data/history")) > self.room_at
+
+    @full.setter
+    def full(self, value):
+        pass
+
+
+def test_a_full_flash_is_freed_on_the_device_by_keeping_fewer_games(board):
+    """"not saved: storage full" at the table: Settings > Games kept deletes the oldest
+    finished games once confirmed, and the same entry then saves."""
+    put_files(board, dict(("history/%06d.jsonl" % n, finished_record(n)) for n in range(1, 6)))
+    d = FlashDriver(board, FullWhileHistory(room_at=5))
+    red_wall(d)
+    d.flash.room_at = 2  # the flash has filled up: room for the line once 3 games are gone
+    before = d.file("current.jsonl")
+    d.press(OK)
+    assert d.app.text()[-2:] == ["not saved:", "storage full"] and d.file("current.jsonl") == before
+    d.press(BACK, 2)  # the form, then the scoreboard: the main menu
+    d.choose("Settings")
+    d.choose("Games kept")
+    assert d.screen.fields[0].value() == 50
+    d.press(LEFT, 48)
+    d.save()
+    assert d.screen.title == "Keep 2 games?" and d.rows() == ["delete 3 oldest", "cancel"]
+    d.choose("cancel")
+    assert d.screen.title == "Games kept" and len(os.listdir("data/history")) == 5
+    d.save()
+    d.choose("delete 3 oldest")
+    assert d.screen.title == "Settings" and d.app.text()[-1] == "saved, 3 deleted"
+    assert sorted(os.listdir("data/history")) == ["000004.jsonl", "000005.jsonl"]
+    assert json.loads(d.file("settings.json"))["history_keep"] == 2
+    d.press(BACK)
+    d.choose("Resume")
+    assert d.app.session.scores == [0, 0] and d.file("current.jsonl") == before
+    d.entry("Wall Red")
+    d.set("R1", "blue")
+    d.set("floor", 0)
+    d.save()
+    assert type(d.screen).__name__ == "Scoreboard" and d.app.session.scores == [1, 0]
+    assert replay(d.record())[0].scores == [1, 0]

@@ -115,6 +115,15 @@ class Records:
             self.log("history rotation failed: %s: %s" % (type(e).__name__, e))
 
     # ---- the history ----
+    def history_count(self):
+        """How many finished games the history holds."""
+        return self.storage.history_span(paths.HISTORY_DIR)[0]
+
+    def keep_history(self, keep):
+        """Remove the oldest finished games beyond `keep` (the newest always stays); how many
+        went. OSError when the flash refuses."""
+        return self.storage.rotate_history(paths.HISTORY_DIR, keep)
+
     def history_page(self, count, below=None, above=None):
         """Numbers of finished games, newest first (hal.storage.Storage.history_page)."""
         return self.storage.history_page(paths.HISTORY_DIR, count, below, above)

@@ -43,6 +43,7 @@ class Settings(Menu):
             ("Display", lambda: app.push(display_form(app))),
             ("Button test", lambda: app.push(ButtonTest(app))),
             ("Sintra board", lambda: app.push(_sintra_board().BoardMenu(app, "AB"))),
+            ("Games kept", lambda: app.push(history_form(app))),
         ])
 
 
@@ -88,6 +89,42 @@ def display_form(app):
             app.say("saved")
             app.back()
     return Form(app, "Display", fields, save=save, legal=lambda values: None)
+
+
+def history_form(app):
+    """How many finished games the flash keeps (the oldest beyond go at the next archive).
+    Fewer makes room at once when the flash is full, once the player confirms the loss."""
+    from app.settings import HISTORY_KEEP_MAX
+    fields = [count_field("keep", 1, HISTORY_KEEP_MAX, app.settings["history_keep"])]
+
+    def save(values):
+        keep = values[0]
+        extra = app.records.history_count() - keep
+        if extra <= 0:
+            _keep_games(app, keep, 1)
+            return
+        app.push(Menu(app, "Keep %d games?" % keep, [
+            ("delete %d oldest" % extra, lambda: _keep_games(app, keep, 2)),
+            ("cancel", app.back)]))
+    return Form(app, "Games kept", fields, save=save, legal=lambda values: None)
+
+
+def _keep_games(app, keep, screens):
+    """Drop the oldest games beyond `keep`, store the setting, close `screens` screens."""
+    from app.records import why
+    try:
+        removed = app.records.keep_history(keep)
+    except OSError as e:
+        app.log("history not trimmed: %s" % (e,))
+        app.refuse("not deleted: " + why(e))
+        return
+    if not app.save_settings({"history_keep": keep}):
+        if removed:
+            app.say("%d deleted, setting not saved" % removed)
+        return
+    app.say("saved, %d deleted" % removed if removed else "saved")
+    for _ in range(screens):
+        app.back()
 
 
 class ButtonTest(Screen):
