@@ -74,21 +74,27 @@ class WallForm(Form):
         self._shown = [None] * 25  # the colour drawn in each cell of the wall by the last frame
         # what each row can still take on the wall as it is: a value outside it is refused
         # without a preview (one copy of the rules each); the preview decides the rest
+        # (per row a mask: bit k * 5 + column - 1 for colour k in a column of the grey wall,
+        # bit k on the coloured wall)
         rules = app.session.rules
-        self._free = []
-        for r in range(1, 6):
-            if self.grey:
-                free = [(col, COLOURS[k]) for k in range(5) for col in rules.grey_columns(p, r, k)]  # type: list
-            else:
-                free = [COLOURS[k] for k in rules.free_colours(p, r)]
-            self._free.append(free)
+        self._free = [0] * 5
+        for r in range(5):
+            for k in range(5):
+                if self.grey:
+                    for col in rules.grey_columns(p, r + 1, k):
+                        self._free[r] |= 1 << (k * 5 + col - 1)
+                elif k in rules.free_colours(p, r + 1):
+                    self._free[r] |= 1 << k
         Form.__init__(self, app, "Wall " + app.session.players[p], fields, build=self.event,
                       legal=self._legal_wall)
 
     def _legal_wall(self, values):
         for r in range(5):
-            if values[r] is not None and values[r] not in self._free[r]:
-                raise ValueError("row %d: no room" % (r + 1))  # (skipped() says why in full)
+            v = values[r]
+            if v is not None:
+                bit = COLOURS.index(v[1]) * 5 + v[0] - 1 if self.grey else COLOURS.index(v)
+                if not self._free[r] >> bit & 1:
+                    raise ValueError("row %d: no room" % (r + 1))  # (skipped() says why in full)
         self._legal_event(values)
 
     def skipped(self, i, err):
