@@ -79,12 +79,13 @@ class WallForm(Form):
         rules = app.session.rules
         self._free = [0] * 5
         for r in range(5):
-            for k in range(5):
-                if self.grey:
-                    for col in rules.grey_columns(p, r + 1, k):
-                        self._free[r] |= 1 << (k * 5 + col - 1)
-                elif k in rules.free_colours(p, r + 1):
+            if not self.grey:
+                for k in rules.free_colours(p, r + 1):
                     self._free[r] |= 1 << k
+                continue
+            for k in range(5):
+                for col in rules.grey_columns(p, r + 1, k):
+                    self._free[r] |= 1 << (k * 5 + col - 1)
         Form.__init__(self, app, "Wall " + app.session.players[p], fields, build=self.event,
                       legal=self._legal_wall)
 
