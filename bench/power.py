@@ -1,6 +1,6 @@
 """Power: the measured inputs of the battery estimate in hardware/README.md.
 
-    python bench/power.py [--screens-only] [--before REV] [--write]
+    .venv/bin/python bench/power.py [--screens-only] [--before REV] [--write]
 
 1. Screens (the CPython simulator, every board): the eight scripted games of
    tests/test_firmware_micropython.py; after every press, the share of the display's pixels

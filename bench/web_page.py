@@ -1,6 +1,6 @@
 """The web page's speed in Chromium: load to first frame, and time per key press.
 
-    python bench/web_page.py [--loads N] [--picture PNG]
+    .venv/bin/python bench/web_page.py [--loads N] [--picture PNG]
 
 Builds the site (`azul-companion web`), serves it on 127.0.0.1 and drives the system
 Chromium with Playwright (tests/web_browser.py), with a phone-sized window.

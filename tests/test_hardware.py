@@ -118,7 +118,7 @@ def test_generated_files_are_up_to_date(tmp_path):
     assert len(written) == len(BOARDS) + 3
     for rel in written:
         fresh, checked_in = os.path.join(str(tmp_path), rel), os.path.join(HW, rel)
-        hint = "%s is stale: run python hardware/generate.py" % rel
+        hint = "%s is stale: run .venv/bin/python hardware/generate.py" % rel
         if rel.endswith(".png"):
             from PIL import Image
             a, b = Image.open(fresh), Image.open(checked_in)
