@@ -1,6 +1,6 @@
 """Key press to finished display transfer on the emulated Pico, for the eight scripted games.
 
-    python bench/pico.py [--games NAME,NAME] [--profile] [--resume RECORD.jsonl]
+    .venv/bin/python bench/pico.py [--games NAME,NAME] [--profile] [--resume RECORD.jsonl]
 
 Starts the emulated Pico (tests/picosim.py: ../shared/picosim, or the folder named by
 AZUL_PICOSIM; without it, or without node, says why and exits 0), flashes it with

@@ -1,7 +1,7 @@
 """Resume and undo benchmark: a finished record with undo/redo pairs appended.
 
-    python bench/undo.py [--record tests/golden/5211_long_5p.jsonl] [--pairs 400] [--repeat 3]
-    micropython bench/undo.py --pairs 400
+    .venv/bin/python bench/undo.py [--record tests/golden/5211_long_5p.jsonl] [--pairs 400] [--repeat 3]
+    .venv/bin/micropython bench/undo.py --pairs 400
 
 What the device does at boot (replay of data/current.jsonl) and on one undo press. Times:
   resume_ms   replay of the record with --pairs undo/redo pairs appended (written to --tmp),
