@@ -22,6 +22,7 @@ SAFE_MODE_MS = 60  # sample the buttons this long at power-on (longer than the d
 # between frames the garbage is collected once fewer bytes than this are free: enough for
 # the busiest press (a new screen), so that the collector seldom runs inside one
 TIDY_FREE = 48 * 1024
+_mem_free = getattr(gc, "mem_free", None)  # (MicroPython, CircuitPython): looked up once
 
 
 def board_name():
@@ -51,8 +52,7 @@ def tidy():
     """While nobody presses: collect the garbage once less than TIDY_FREE bytes are free. A
     collection of a Pico's heap takes several milliseconds; done here, it is not added to
     the next key press."""
-    mem_free = getattr(gc, "mem_free", None)  # (MicroPython, CircuitPython)
-    if mem_free is not None and mem_free() < TIDY_FREE:
+    if _mem_free is not None and _mem_free() < TIDY_FREE:
         gc.collect()
 
 

@@ -8,7 +8,6 @@ firmware flashed is a small tree, so the test is about the driver, not the copyi
 import hashlib
 import os
 import shutil
-import socket
 import subprocess
 import sys
 
@@ -16,6 +15,7 @@ import pytest
 
 from host_tools import flash
 from host_tools.vboard import VirtualBoard, micropython_command
+from picosim import free_port
 
 UPSTREAM_SHA256 = "b9f5331c75297774bced61bdfd12c37d4363336d064d7cf58967c88d807efbe5"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -30,14 +30,6 @@ RUN = ("import sys; from host_tools import flash, cli; "
        "sys.exit(cli.main(sys.argv[3:]))")
 
 
-def closed_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
 def flash_cli(tmp_path, *args):
     fw, core = tmp_path / "firmware", tmp_path / "core"
     if not fw.exists():
@@ -46,7 +38,7 @@ def flash_cli(tmp_path, *args):
         (fw / "main.py").write_text("import ssd1306\n")  # the board boots only if the driver is there
         core.mkdir()
         (core / "__init__.py").write_text("")
-    proxy = "http://127.0.0.1:%d" % closed_port()
+    proxy = "http://127.0.0.1:%d" % free_port()  # nothing listens there
     env = dict(os.environ, HTTPS_PROXY=proxy, https_proxy=proxy, HTTP_PROXY=proxy, http_proxy=proxy)
     env.pop("NO_PROXY", None)
     env.pop("no_proxy", None)
