@@ -46,7 +46,7 @@ def _dump_str(s, write):
     for ch in s:
         if ch == '"' or ch == "\\":
             write("\\" + ch)
-        elif ord(ch) < 0x20:
+        elif ord(ch) < 0x20 or 0xD800 <= ord(ch) <= 0xDFFF:  # a lone surrogate (CPython) is no UTF-8
             write("\\u%04x" % ord(ch))
         else:
             write(ch)

@@ -2,9 +2,10 @@
 
 A Session is a header plus the list of effective events, folded into the game's rules
 object. Every event is validated by the rules before it is kept, so whatever the device
-appends to its record will replay. Effective events are kept as their JSON text: a string
-costs a fifth of the dict of lists it parses to, which is what lets a whole 4-player game
-fit a 64 KB MicroPython heap.
+appends to its record will replay. Effective events are kept as their JSON text, all in one
+buffer (Lines): a line's text costs a fifth of the dict of lists it parses to, and half of
+what it costs as a str object of its own, which is what lets a whole 4-player game fit a
+64 KB MicroPython heap.
 
 Undo and resume stay linear in the record's length:
 - replay() first resolves undo/redo on the lines' text, then applies each effective event
@@ -18,11 +19,13 @@ Undo and resume stay linear in the record's length:
 """
 import json
 
+from rules_core.compat import const
 from rules_core.errors import RuleError, RecordError
 from rules_core.games import game
 from rules_core.record import dumps, lines_of, parse_header, parse_line
 
 CHECKPOINTS = 1  # states kept before round ends: an undo refolds at most the current round
+LINES_PER_BUFFER = const(16)
 
 
 def event_name(ev):
@@ -38,6 +41,55 @@ def rules_class(entry):
     return getattr(__import__(entry.module, None, None, [entry.class_name]), entry.class_name)
 
 
+class Lines:
+    """A list of record lines (str) that keeps its older lines joined LINES_PER_BUFFER at a
+    time: len(), lines[i], append(text), pop().
+
+    A str per line costs a MicroPython heap an object and a rounded-up block besides the
+    text (about 30 bytes a line on a Pico), and a long game keeps every effective line for
+    undo. Joined lines are never grown in place: a heap fragmented by hours of play needs
+    no free block bigger than one join (about 1 KB).
+    """
+
+    def __init__(self):
+        self._joined = []  # str of LINES_PER_BUFFER lines each, oldest first
+        self._ends = []    # where each joined line ends in its str
+        self._tail = []    # the newest lines (fewer than LINES_PER_BUFFER), one str each
+
+    def __len__(self):
+        return len(self._ends) + len(self._tail)
+
+    def __getitem__(self, i):
+        n = len(self._ends)
+        if i < 0:
+            i += n + len(self._tail)
+        if i >= n:
+            return self._tail[i - n]
+        start = self._ends[i - 1] if i % LINES_PER_BUFFER else 0
+        return self._joined[i // LINES_PER_BUFFER][start:self._ends[i]]
+
+    def append(self, text):
+        tail = self._tail
+        tail.append(text)
+        if len(tail) == LINES_PER_BUFFER:
+            end = 0
+            for t in tail:
+                end += len(t)
+                self._ends.append(end)
+            self._joined.append("".join(tail))
+            self._tail = []
+
+    def pop(self):
+        if not self._tail and self._joined:  # the newest lines are joined: one str each again
+            text = self._joined.pop()
+            start = 0
+            for end in self._ends[-LINES_PER_BUFFER:]:
+                self._tail.append(text[start:end])
+                start = end
+            del self._ends[-LINES_PER_BUFFER:]
+        return self._tail.pop()
+
+
 class Session:
     def __init__(self, header):
         self.header = parse_header(header)
@@ -47,7 +99,7 @@ class Session:
         self.players = self.header["players"]
         self._cls = rules_class(self.info)
         self.rules = self._fresh()
-        self._done = []  # effective events as JSON text, oldest first (notes included: undo can cancel them)
+        self._done = Lines()  # effective events as JSON text, oldest first (notes included: undo can cancel them)
         self._undone = []  # redo stack (JSON text); any new event clears it
         self._marks = []  # [(n, state)]: the state after _done[:n] when _done[n] is a round end, oldest first
 
@@ -99,7 +151,7 @@ class Session:
 
     def undo(self):
         """Cancel the newest effective event (across closed rounds too); return it."""
-        if not self._done:
+        if not len(self._done):
             raise RuleError("nothing to undo")
         text = self._done.pop()
         self._undone.append(text)
@@ -125,18 +177,18 @@ class Session:
         return ev
 
     def can_undo(self):
-        return bool(self._done)
+        return len(self._done) > 0
 
     def can_redo(self):
         return bool(self._undone)
 
     def last_event(self):
-        return json.loads(self._done[-1]) if self._done else None
+        return json.loads(self._done[-1]) if len(self._done) else None
 
     def events(self):
         """The effective events, oldest first (undone ones left out), as dicts."""
-        for text in self._done:
-            yield json.loads(text)
+        for i in range(len(self._done)):
+            yield json.loads(self._done[i])
 
     def trial(self, ev):
         """The rules' state after `ev`, without entering it (add(ev, after=...) can take it)."""
@@ -252,7 +304,7 @@ def replay(source):
     """
     session = None
     warnings = []
-    texts = []      # effective events' text, oldest first ...
+    texts = Lines()  # effective events' text, oldest first ...
     numbers = None  # ... and their line numbers, once an undo or redo made them other than 2, 3, ...
     undone = []     # (text, line number) of cancelled events, newest last: the redo stack
     error = None
@@ -271,7 +323,7 @@ def replay(source):
             if numbers is None and (e == "undo" or e == "redo"):
                 numbers = list(range(2, len(texts) + 2))
             if e == "undo":
-                if not texts:
+                if not len(texts):
                     raise RuleError("nothing to undo")
                 undone.append((texts.pop(), numbers.pop()))
             elif e == "redo":

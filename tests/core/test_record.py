@@ -6,7 +6,7 @@ from rules_core.azul import AzulRules
 from rules_core.errors import RuleError, RecordError
 from rules_core.record import new_header, dumps, parse_header
 from rules_core.session import replay
-from rules_core.session import Session
+from rules_core.session import LINES_PER_BUFFER, Lines, Session
 
 ORACLES = "tests/oracles/azul-random-games/"
 
@@ -91,6 +91,29 @@ def test_undo_across_a_closed_round_and_the_end():
     for _ in range(4):
         s.redo()
     assert s.finished and s.scores == [17, 0]
+
+
+def test_lines_keep_what_a_list_keeps_across_buffers():
+    """Session keeps its effective lines in Lines; appends and pops across buffer ends (and
+    text that is not ASCII) must read back exactly as a plain list of str does."""
+    lines, want = Lines(), []
+    for k in range(3 * LINES_PER_BUFFER + 5):
+        if k % 7 == 6:  # a pop now and then, one of them at a buffer's first line
+            assert lines.pop() == want.pop()
+        t = dumps({"e": "note", "text": "n%d é ✓" % k})
+        lines.append(t)
+        want.append(t)
+        assert len(lines) == len(want) and lines[-1] == t
+    assert [lines[i] for i in range(len(lines))] == want
+    while len(want) > LINES_PER_BUFFER:  # back to a full first buffer, then a new one again
+        assert lines.pop() == want.pop()
+    lines.append("x")
+    want.append("x")
+    assert [lines[i] for i in range(len(lines))] == want
+    while want:
+        assert lines.pop() == want.pop()
+    assert len(lines) == 0
+    raises(IndexError, lines.pop)
 
 
 def test_preview_does_not_enter():
