@@ -92,6 +92,13 @@ class Rules:
         """True when the current round is known to be the game's last."""
         return self.rounds_total is not None and self.round >= self.rounds_total
 
+    def round_name(self):
+        """The current round as reports name it: "round 3", "round 3/6" when the number of
+        rounds is known."""
+        if self.rounds_total:
+            return "round %d/%d" % (self.round, self.rounds_total)
+        return "round %d" % self.round
+
     def bonus_colour(self):
         """The colour this round rewards, or None (Sintra's round indicator)."""
         return None

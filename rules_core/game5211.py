@@ -179,6 +179,11 @@ class Rules5211(Rules):
             return [("new_deck", None)]
         return [("play", p) for p in range(self.nplayers) if self.next_reveal_size(p)]
 
+    def round_name(self):
+        """The long game counts rounds within each deck: its reports name the deck too."""
+        name = Rules.round_name(self)
+        return "deck %d, %s" % (self.deck, name) if self.variant == "long" else name
+
     def last_round(self):
         """The current round is known to end the game (long: someone already has 50)."""
         if self.variant == "long" and max(self.scores) < LONG_TARGET:

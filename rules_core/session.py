@@ -235,12 +235,11 @@ class Session:
         """Where the game stands, for reports: "final after round 6/6", "in progress, round
         3/6" (two rounds closed), "after round 6/6, final scoring to enter"."""
         r = self.rules
-        of = "/%d" % r.rounds_total if r.rounds_total else ""
         if r.finished:
-            return "final after round %d%s" % (r.round, of)
+            return "final after " + r.round_name()
         if r.closed:
-            return "after round %d%s, final scoring to enter" % (r.round, of)
-        return "in progress, round %d%s" % (r.round, of)
+            return "after %s, final scoring to enter" % r.round_name()
+        return "in progress, " + r.round_name()
 
     def last_round(self):
         """True when the current round is known to be the game's last."""
