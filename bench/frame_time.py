@@ -67,8 +67,12 @@ def on_cpython(name, keys, presses):
 
 
 def main(argv):
-    runtime = argv[argv.index("--runtime") + 1] if "--runtime" in argv else "both"
-    presses = int(argv[argv.index("--presses") + 1]) if "--presses" in argv else 200
+    import argparse
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runtime", choices=("micropython", "cpython", "both"), default="both")
+    parser.add_argument("--presses", type=int, default=200)
+    args = parser.parse_args(argv)
+    runtime, presses = args.runtime, args.presses
     with tempfile.TemporaryDirectory() as where:
         for name, keys in scripts(where).items():
             if runtime in ("micropython", "both"):

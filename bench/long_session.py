@@ -79,10 +79,13 @@ def run(games, heap="256K", keep=50, tmp=None):
 
 
 def main(argv):
-    opts = {"--games": 1000, "--heap": "256K", "--keep": 50}
-    for i in range(0, len(argv) - 1, 2):
-        opts[argv[i]] = type(opts[argv[i]])(argv[i + 1])
-    r = run(opts["--games"], opts["--heap"], opts["--keep"])
+    import argparse
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--heap", default="256K", help="the MicroPython heap, e.g. 256K")
+    parser.add_argument("--keep", type=int, default=50, help="history_keep")
+    args = parser.parse_args(argv)
+    r = run(args.games, args.heap, args.keep)
     r.pop("result")
     r.pop("data_dir")
     print(json.dumps(r))

@@ -195,13 +195,19 @@ class Bench:
 
 
 def main(argv):
+    import argparse
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", metavar="NAME,NAME", help="only these games (default: all eight)")
+    parser.add_argument("--profile", action="store_true", help="inclusive ms per hot function instead")
+    parser.add_argument("--resume", metavar="RECORD.jsonl", help="power-on and resume over this record only")
+    args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so that `finally` stops the emulator
     reason = picosim.missing()
     if reason:
         print(reason)
         return 0
-    games = argv[argv.index("--games") + 1].split(",") if "--games" in argv else None
-    record = argv[argv.index("--resume") + 1] if "--resume" in argv else None
+    games = args.games.split(",") if args.games else None
+    record = args.resume
     with tempfile.TemporaryDirectory(prefix="azul-pico-bench-") as where:
         bench = Bench(where)
         try:
@@ -220,7 +226,7 @@ def main(argv):
                 print("unknown game %r (have: %s)" % (unknown[0], ", ".join(sorted(scripts))), file=sys.stderr)
                 return 2
             bench.flash({key_file(n): scripts[n] for n in names})
-            if "--profile" in argv:
+            if args.profile:
                 for name in names:
                     say("profiling %s (%d presses)..." % (name, sum(1 for k in scripts[name] if k != WAIT)))
                     print(json.dumps(bench.profile(name)), flush=True)
