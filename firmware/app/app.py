@@ -14,7 +14,7 @@ import sys
 
 import paths
 from hal.keys import BACK, LONG
-from app.ui import Canvas
+from app.ui import Canvas, Menu
 from app.leds import LedView
 from app.idle import Idle, BLANK
 from app.records import Records, why, ON_BOARD
@@ -66,6 +66,24 @@ MENUS = ("app.system", "app.setup", "app.history", "app.settings", "app.sintra_b
 def _settings():
     from app import settings  # loaded when needed (boot, a save), then dropped again
     return settings
+
+
+def _screens(name):
+    """A menu module, imported when first needed (each module costs heap) and dropped while
+    a game is played (MENUS)."""
+    return __import__("app." + name, None, None, ("x",))
+
+
+class MainMenu(Menu):
+    """Resume (a game is open), New game, History, Settings: each loads its screens when
+    chosen, so the menu alone is all the first frame holds."""
+
+    def __init__(self, app):
+        items = [("Resume", app.home)] if app.session is not None else []
+        items += [("New game", lambda: _screens("setup").start(app)),
+                  ("History", lambda: app.push(_screens("history").History(app))),
+                  ("Settings", lambda: app.push(_screens("system").Settings(app)))]
+        Menu.__init__(self, app, "Azul Companion", items)
 
 
 def wrap(text, n):
@@ -250,8 +268,7 @@ class App:
         alone on the stack."""
         del self.stack[:]
         if self.session is None:
-            from app import system  # imported when first needed: each module costs heap
-            self.push(system.MainMenu(self))
+            self.push(MainMenu(self))
             return
         from app import scoreboard
         if self.session.finished:
@@ -260,8 +277,7 @@ class App:
             self.push(scoreboard.Scoreboard(self))
 
     def main_menu(self):
-        from app import system
-        self.push(system.MainMenu(self))
+        self.push(MainMenu(self))
 
     # ---- messages ----
     def say(self, text, ms=TOAST_MS):

@@ -1,4 +1,4 @@
-"""Main menu, settings and button test."""
+"""Settings and button test (the main menu's Settings; loaded when chosen)."""
 from hal.keys import NAMES, CODE_MASK, LONG, REPEAT, BACK
 from app.ui import Menu, Form, Field, Screen, count_field
 
@@ -10,29 +10,8 @@ DARK_AFTER = [("off", 0), ("2 min", 120), ("5 min", 300), ("10 min", 600), ("20 
               ("30 min", 1800), ("1 h", 3600)]
 
 
-class MainMenu(Menu):
-    def __init__(self, app):
-        items = []
-        if app.session is not None:
-            items.append(("Resume", app.home))
-        items += [("New game", lambda: _setup().start(app)),
-                  ("History", lambda: app.push(_history().History(app))),
-                  ("Settings", lambda: app.push(Settings(app)))]
-        Menu.__init__(self, app, "Azul Companion", items)
-
-
-def _setup():
-    from app import setup  # loaded when first needed: the menu alone costs less heap
-    return setup
-
-
-def _history():
-    from app import history  # as setup
-    return history
-
-
 def _sintra_board():
-    from app import sintra_board  # as setup
+    from app import sintra_board  # loaded when first needed: each module costs heap
     return sintra_board
 
 
