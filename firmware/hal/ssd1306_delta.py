@@ -11,15 +11,17 @@ frame what the driver's show() costs (1,048 bytes on the bus against its 1,044).
 Invariant: after show() returns, `sent` equals what the display RAM holds, so the
 picture is the frame buffer. A transfer that raises leaves `sent` as it was for the pages
 not yet sent, and the next show() sends them again.
-fill() copies whole pages instead of setting pixels. Everything is made once: show() and
-fill() allocate nothing (micropython-lib's show() hands writevto two buffers, which the
-rp2 port joins in a new 1 KB heap block every frame).
+Everything is made once and show() and fill() allocate nothing (micropython-lib's show()
+hands writevto two buffers, which the rp2 port joins in a new 1 KB heap block every
+frame). A changed page is copied into one scratch page, `_tx` (after the I2C control
+byte), and what it held into `_old`: their chunks are compared and sent through views of
+those two buffers, not of every page (a view is a heap object).
 """
 from hal.compat import const
 from ssd1306 import SSD1306_I2C
 
 # columns compared and sent together: 8 would send a changed digit in half the bytes
-# (0.2 ms less) but its 256 views of 8 bytes cost 2.5 KB more heap
+# (0.2 ms less) but compare twice the chunks
 CHUNK = const(16)
 
 
@@ -38,56 +40,59 @@ class SSD1306Delta(SSD1306_I2C):
 
     def _prepare(self):
         w = self.width
-        pages = self.pages
         if w % 8:
             raise ValueError("SSD1306Delta: width %d is not a multiple of 8" % w)
-        n = (w + CHUNK - 1) // CHUNK  # the last chunk of a page may be narrower (72 = 4 * 16 + 8)
-        self._n = n
+        n = self._n = (w + CHUNK - 1) // CHUNK  # the last chunk may be narrower (72 = 4 * 16 + 8)
         self._x_offset = (128 - w) // 2  # narrow displays use the centre columns (as the driver)
-        self.sent = bytearray(w * pages)
-        buf = memoryview(self.buffer)
-        sent = memoryview(self.sent)
-        self._pages = [buf[p * w:(p + 1) * w] for p in range(pages)]
-        self._sent_pages = [sent[p * w:(p + 1) * w] for p in range(pages)]
-        self._chunks = [buf[p * w + c * CHUNK:p * w + min(w, (c + 1) * CHUNK)]
-                        for p in range(pages) for c in range(n)]
-        self._sent_chunks = [sent[p * w + c * CHUNK:p * w + min(w, (c + 1) * CHUNK)]
-                             for p in range(pages) for c in range(n)]
-        # a data transfer: control byte 0x40 (Co=0, D/C#=1: data to the end), then pixels;
-        # _tx_columns[k] = the control byte and 8 * k columns
+        self.sent = bytearray(w * self.pages)
+        self._pages = [memoryview(buf)[p * w:(p + 1) * w] for buf in (self.buffer, self.sent)
+                       for p in range(self.pages)]  # the frame's pages, then sent's
+        # a data transfer: control byte 0x40 (Co=0, D/C#=1: data to the end), then pixels
         self._tx = bytearray(1 + w)
         self._tx[0] = 0x40
+        self._old = bytearray(w)
+        ends = [min(w, (c + 1) * CHUNK) for c in range(n)]
         tx = memoryview(self._tx)
-        self._tx_columns = [tx[:1 + 8 * k] for k in range(w // 8 + 1)]
-        self._blank = (bytearray(w), bytearray(b"\xff" * w))  # one page of 0s, of 1s: fill()
+        old = memoryview(self._old)
+        # chunk c of the scratch page in _tx, then of _old
+        self._chunks = [tx[1 + c * CHUNK:1 + ends[c]] for c in range(n)] + \
+            [old[c * CHUNK:ends[c]] for c in range(n)]
+        # _runs[a * n + b] (a <= b): chunks a..b after a control byte put at _tx[a * CHUNK]
+        self._runs = [tx[a * CHUNK:1 + ends[b]] if a <= b else None for a in range(n) for b in range(n)]
+        self._zeros = bytearray(w)  # one blank page: fill(0)
         # control byte 0x00 (Co=0, D/C#=0: commands to the end), page range, column range
         self._window = bytearray((0x00, 0x22, 0, 0, 0x21, 0, 0))
 
     def fill(self, c):
-        """The whole frame in colour c: one copy per page (framebuf's fill() sets the 8,192
-        pixels one at a time: 0.7 ms of a Pico's time, and the app clears every frame)."""
-        blank = self._blank[1 if c else 0]
-        for page in self._pages:
-            page[:] = blank
+        """The whole frame in colour c. fill(0), which the app does for every new screen, is
+        one copy per page (framebuf's fill() sets the 8,192 pixels one at a time: 0.7 ms of a
+        Pico's time)."""
+        if c:
+            super().fill(c)
+            return
+        for p in range(self.pages):
+            self._pages[p][:] = self._zeros
 
     def show(self):
         n = self._n
         last = n - 1
-        pages, sent_pages = self._pages, self._sent_pages
-        chunks, sent_chunks = self._chunks, self._sent_chunks
+        pages = self._pages
+        np = self.pages
+        chunks = self._chunks
         whole = self._whole
         run = 0  # pages changed across the whole width, waiting to go as one window
-        for p in range(self.pages):
+        for p in range(np):
             a = -1  # first changed chunk of page p (-1: none), b the last
             b = last
             if whole:
                 a = 0
-            elif pages[p] != sent_pages[p]:
-                i = p * n
+            elif pages[p] != pages[np + p]:
+                self._tx[1:] = pages[p]
+                self._old[:] = pages[np + p]
                 a = 0
-                while chunks[i + a] == sent_chunks[i + a]:
+                while chunks[a] == chunks[n + a]:
                     a += 1
-                while chunks[i + b] == sent_chunks[i + b]:
+                while chunks[b] == chunks[n + b]:
                     b -= 1
             if a == 0 and b == last:
                 run += 1
@@ -98,7 +103,7 @@ class SSD1306Delta(SSD1306_I2C):
             if a >= 0:
                 self._send_chunks(p, a, b)
         if run:
-            self._send_pages(self.pages - run, run)
+            self._send_pages(np - run, run)
         self._whole = False
 
     def _send_window(self, p0, p1, x0, x1):
@@ -109,27 +114,27 @@ class SSD1306Delta(SSD1306_I2C):
         win[6] = x1 + self._x_offset
         self.i2c.writeto(self.addr, win)
 
+    def _sent(self, p):
+        """Page p is on the display."""
+        self._pages[self.pages + p][:] = self._pages[p]
+
     def _send_pages(self, p0, k):
         """Pages p0 .. p0+k-1, whole width: one window, a transfer per page (the column
         pointer wraps to the next page of the window)."""
         tx = self._tx
-        pages = self._pages
         self._send_window(p0, p0 + k - 1, 0, self.width - 1)
         for p in range(p0, p0 + k):
-            tx[1:] = pages[p]
+            tx[1:] = self._pages[p]
             self.i2c.writeto(self.addr, tx)
-            self._sent_pages[p][:] = pages[p]
+            self._sent(p)
 
     def _send_chunks(self, p, a, b):
-        """Chunks a..b of page p."""
+        """Chunks a..b of page p: copied into _tx, the control byte just before chunk a."""
         tx = self._tx
-        chunks = self._chunks
-        i = p * self._n
-        j = 1
-        for c in range(a, b + 1):
-            chunk = chunks[i + c]
-            tx[j:j + len(chunk)] = chunk
-            j += len(chunk)
-        self._send_window(p, p, a * CHUNK, a * CHUNK + j - 2)
-        self.i2c.writeto(self.addr, self._tx_columns[(j - 1) // 8])
-        self._sent_pages[p][:] = self._pages[p]
+        run = self._runs[a * self._n + b]
+        x0 = a * CHUNK
+        self._send_window(p, p, x0, x0 + len(run) - 2)
+        tx[1:] = self._pages[p]
+        tx[x0] = 0x40  # (the last column of chunk a - 1, not sent; a = 0: the control byte)
+        self.i2c.writeto(self.addr, run)
+        self._sent(p)
