@@ -13,9 +13,9 @@ picture is the frame buffer. A transfer that raises leaves `sent` as it was for 
 not yet sent, and the next show() sends them again.
 Everything is made once and show() and fill() allocate nothing (micropython-lib's show()
 hands writevto two buffers, which the rp2 port joins in a new 1 KB heap block every
-frame). A changed page is copied into one scratch page, `_tx` (after the I2C control
-byte), and what it held into `_old`: their chunks are compared and sent through views of
-those two buffers, not of every page (a view is a heap object).
+frame). A changed page is copied into a scratch page, and what the display holds there
+into another: their chunks are compared and sent through views of those two buffers, not
+of every page (each view is a heap object).
 """
 from hal.compat import const
 from ssd1306 import SSD1306_I2C
@@ -47,18 +47,18 @@ class SSD1306Delta(SSD1306_I2C):
         self.sent = bytearray(w * self.pages)
         self._pages = [memoryview(buf)[p * w:(p + 1) * w] for buf in (self.buffer, self.sent)
                        for p in range(self.pages)]  # the frame's pages, then sent's
-        # a data transfer: control byte 0x40 (Co=0, D/C#=1: data to the end), then pixels
+        # two scratch pages after a control byte 0x40 (Co=0, D/C#=1: data to the end): _tx
+        # holds a changed page of the frame, _old what the display holds there, then the
+        # chunks to send
         self._tx = bytearray(1 + w)
-        self._tx[0] = 0x40
-        self._old = bytearray(w)
-        ends = [min(w, (c + 1) * CHUNK) for c in range(n)]
+        self._old = bytearray(1 + w)
+        self._tx[0] = self._old[0] = 0x40
         tx = memoryview(self._tx)
         old = memoryview(self._old)
-        # chunk c of the scratch page in _tx, then of _old
-        self._chunks = [tx[1 + c * CHUNK:1 + ends[c]] for c in range(n)] + \
-            [old[c * CHUNK:ends[c]] for c in range(n)]
-        # _runs[a * n + b] (a <= b): chunks a..b after a control byte put at _tx[a * CHUNK]
-        self._runs = [tx[a * CHUNK:1 + ends[b]] if a <= b else None for a in range(n) for b in range(n)]
+        # chunk c of the page in _tx, then of the one in _old
+        self._chunks = [buf[1 + c * CHUNK:1 + min(w, (c + 1) * CHUNK)] for buf in (tx, old) for c in range(n)]
+        self._from = [tx[1 + c * CHUNK:] for c in range(n)]  # the page in _tx from chunk c on
+        self._lens = [old[:1 + 8 * k] for k in range(w // 8 + 1)]  # the control byte and 8k columns
         self._zeros = bytearray(w)  # one blank page: fill(0)
         # control byte 0x00 (Co=0, D/C#=0: commands to the end), page range, column range
         self._window = bytearray((0x00, 0x22, 0, 0, 0x21, 0, 0))
@@ -88,7 +88,7 @@ class SSD1306Delta(SSD1306_I2C):
                 a = 0
             elif pages[p] != pages[np + p]:
                 self._tx[1:] = pages[p]
-                self._old[:] = pages[np + p]
+                self._old[1:] = pages[np + p]
                 a = 0
                 while chunks[a] == chunks[n + a]:
                     a += 1
@@ -129,12 +129,12 @@ class SSD1306Delta(SSD1306_I2C):
             self._sent(p)
 
     def _send_chunks(self, p, a, b):
-        """Chunks a..b of page p: copied into _tx, the control byte just before chunk a."""
-        tx = self._tx
-        run = self._runs[a * self._n + b]
+        """Chunks a..b of page p: the page copied into _tx, the chunks from there to _old."""
+        w = self.width
         x0 = a * CHUNK
-        self._send_window(p, p, x0, x0 + len(run) - 2)
-        tx[1:] = self._pages[p]
-        tx[x0] = 0x40  # (the last column of chunk a - 1, not sent; a = 0: the control byte)
-        self.i2c.writeto(self.addr, run)
+        k = min(w, (b + 1) * CHUNK) - x0  # columns
+        self._send_window(p, p, x0, x0 + k - 1)
+        self._tx[1:] = self._pages[p]
+        self._old[1:1 + w - x0] = self._from[a]
+        self.i2c.writeto(self.addr, self._lens[k // 8])
         self._sent(p)
