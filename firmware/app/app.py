@@ -18,7 +18,6 @@ from app.ui import Canvas, Menu
 from app.leds import LedView
 from app.idle import Idle, BLANK
 from app.records import Records, why, ON_BOARD
-from rules_core.record import new_header
 
 TOAST_MS = 1500
 FLASH_MS = 250
@@ -177,6 +176,7 @@ class App:
 
     def new_game(self, game, variant, players, options):
         """File the current game and start a new one; on a write that fails, say so and stay."""
+        from rules_core.record import new_header
         header = new_header(game, variant, players, options)
         if not self.archive():
             return

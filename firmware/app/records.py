@@ -4,15 +4,14 @@ history folder, and records that would not resume, set aside untouched (data/dam
 Every read and write of a record goes through here, under one rule: the session never holds
 an event whose line is not on flash. An event is checked, its line written (a failed write
 is cut back off the file, hal.storage), and only then applied to the session.
+The rules core is imported when a record is first read or written: with no game open (the
+main menu) a board's heap holds none of it.
 """
 import gc
 import sys
 
 import paths
 from hal.storage import history_name
-from rules_core.errors import RuleError
-from rules_core.record import dumps
-from rules_core.session import Session, replay
 
 ENOSPC = 28
 EFBIG = 27
@@ -53,6 +52,7 @@ class Records:
                 if st.exists(paths.CURRENT):
                     st.remove(paths.CURRENT)  # no complete header: nothing to keep
                 return None, None
+            from rules_core.session import replay
             session = replay(_lines(lines))[0]
             return session, "last entry lost" if torn else None
         except Exception as e:  # MemoryError and OSError too: boot must reach the menu
@@ -77,6 +77,8 @@ class Records:
     def start(self, header):
         """Write a new game's header as the current record; the Session. OSError: not
         written (the caller has filed the previous game first, see archive())."""
+        from rules_core.session import Session
+        from rules_core.record import dumps
         self.storage.write_atomic(paths.CURRENT, dumps(header) + "\n")
         return Session(header)
 
@@ -86,10 +88,12 @@ class Records:
         ValueError: refused by the rules (nothing written). OSError: not saved (the file is
         as before the call). Either way the session is unchanged.
         """
+        from rules_core.record import dumps
         e = ev.get("e") if type(ev) is dict else None
         after = None  # the state after ev: checked here, taken by the session once on flash
         if e == "undo" or e == "redo":
             if not (session.can_undo() if e == "undo" else session.can_redo()):
+                from rules_core.errors import RuleError
                 raise RuleError("nothing to " + e)
         elif e != "note":
             after = session.trial(ev)
@@ -131,6 +135,7 @@ class Records:
     def open_history(self, n):
         """The Session of finished game n; ValueError saying why it cannot be shown."""
         try:
+            from rules_core.session import replay
             lines = self.storage.read_lines(paths.HISTORY_DIR + "/" + history_name(n))[0]
             return replay(_lines(lines))[0]
         except OSError as e:

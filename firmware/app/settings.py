@@ -9,7 +9,6 @@ yet (windows) or the inferred table, unverified (track, ornaments).
 import json
 
 import paths
-from rules_core.record import dumps
 
 # history_keep: finished games kept in data/history; older ones are removed (flash is small)
 # dim_after, blank_after: seconds without a key before the display dims / goes dark (0: never)
@@ -116,4 +115,5 @@ def load(storage, board, log):
 
 def save(storage, settings):
     """Write the settings atomically; OSError when the flash refuses (nothing changed then)."""
+    from rules_core.record import dumps  # (not needed to read them at boot)
     storage.write_atomic(paths.SETTINGS, dumps(settings) + "\n")
