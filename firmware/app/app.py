@@ -13,14 +13,15 @@ import gc
 import sys
 
 import paths
+from hal.compat import const
 from hal.keys import BACK, LONG
 from app.ui import Canvas, Menu
 from app.leds import LedView
 from app.idle import Idle, BLANK
 from app.records import Records, why, ON_BOARD
 
-TOAST_MS = 1500
-FLASH_MS = 250
+_TOAST_MS = const(1500)  # a message stays this long
+_FLASH_MS = const(250)  # the LEDs flash red this long when an input is refused
 
 
 def describe(session, ev):
@@ -280,7 +281,7 @@ class App:
         self.push(MainMenu(self))
 
     # ---- messages ----
-    def say(self, text, ms=TOAST_MS):
+    def say(self, text, ms=_TOAST_MS):
         """A message over the bottom rows for ms (None: until the next key)."""
         self.toast = wrap(text, self.cv.w // 8)
         self.toast_sticky = ms is None
@@ -288,7 +289,7 @@ class App:
         self.dirty = True
 
     def refuse(self, text):
-        self.flash_until = self.now + FLASH_MS
+        self.flash_until = self.now + _FLASH_MS
         self.say(text)
 
     def flashing(self, now):

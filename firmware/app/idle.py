@@ -10,13 +10,15 @@ so nothing is entered unseen. Nothing here touches the game or the flash.
 
 The level only rises until a key: a ticks difference that wraps (days later) cannot wake it.
 """
+from hal.compat import const
+
 ACTIVE = 0
 DIM = 1
 BLANK = 2
 
 FULL_CONTRAST = 255  # what the SSD1306 drivers set at power-on
 DIM_CONTRAST = 8
-MARK_MS = 4000       # the dot on a dark screen moves this often, so no pixel stays lit
+_MARK_MS = const(4000)  # the dot on a dark screen moves this often, so no pixel stays lit
 FOREVER_MS = 1 << 28  # "nothing due": below the ticks half-period on every runtime
 
 
@@ -81,7 +83,7 @@ class Idle:
                 return FOREVER_MS
             if self.mark_at is None:
                 return 0
-            return max(0, MARK_MS - self.clock.ticks_diff(now, self.mark_at))
+            return max(0, _MARK_MS - self.clock.ticks_diff(now, self.mark_at))
         due = self.blank_ms  # from DIM only BLANK is next (update() tries it first)
         if self.level == ACTIVE and self.dim_ms and (not due or self.dim_ms < due):
             due = self.dim_ms
@@ -93,11 +95,11 @@ class Idle:
         """On a dark screen without LEDs: draw the dot at its next place when it is due."""
         if not self.marker or self.level != BLANK:
             return
-        if self.mark_at is not None and self.clock.ticks_diff(now, self.mark_at) < MARK_MS:
+        if self.mark_at is not None and self.clock.ticks_diff(now, self.mark_at) < _MARK_MS:
             return
         self.mark_at = now
         d = self.display
-        k = (now // MARK_MS) % 97  # 97 places, visited in a scattered order
+        k = (now // _MARK_MS) % 97  # 97 places, visited in a scattered order
         d.fill(0)
         d.fill_rect((k * 37) % (d.width - 2), (k * 23) % (d.height - 2), 2, 2, 1)
         d.show()

@@ -13,14 +13,15 @@ and the player LEDs are worked out once per entered event (app.entered counts th
 building a frame allocates nothing: the LED loop obeys the no-allocation rule.
 """
 from app.colours import COLOURS, PLAYER_COLOURS
+from hal.compat import const
 from app.idle import ACTIVE, DIM as IDLE_DIMMED, BLANK, FOREVER_MS
 
 OFF = (0, 0, 0)
-DIM = 6  # a dim colour is 1/DIM of the full one
+_DIM = const(6)  # a dim colour is 1/DIM of the full one
 IDLE_DIM = 4  # a dimmed screen's LEDs: 1/IDLE_DIM of their brightness
 BEAT_MS = 4000
 BEAT_ON_MS = 1000
-CHASE_MS = 150  # the final standings' chase moves one LED this often
+_CHASE_MS = const(150)  # the final standings' chase moves one LED this often
 
 
 class LedView:
@@ -60,7 +61,7 @@ class LedView:
         for name in COLOURS:
             r, g, b = COLOURS[name][2]
             self.full[name] = (r * level // div, g * level // div, b * level // div)
-            self.dim[name] = (r * level // (div * DIM), g * level // (div * DIM), b * level // (div * DIM))
+            self.dim[name] = (r * level // (div * _DIM), g * level // (div * _DIM), b * level // (div * _DIM))
         self.beat = self.dim["green"]
         self.shown = [None] * self.n  # force a rewrite
         self.seats_session = None
@@ -75,7 +76,7 @@ class LedView:
             t = now % BEAT_MS
             return BEAT_ON_MS - t if t < BEAT_ON_MS else BEAT_MS - t
         if won:
-            return CHASE_MS - now % CHASE_MS
+            return _CHASE_MS - now % _CHASE_MS
         return FOREVER_MS
 
     def update(self, now, s, flashing, won, wall, entered, idle=ACTIVE):
@@ -107,7 +108,7 @@ class LedView:
             for i in range(self.count):
                 w[i] = self.full["red"]
         elif s is not None and s.finished and won is not None:
-            phase = (now // CHASE_MS) % 3
+            phase = (now // _CHASE_MS) % 3
             for i in range(self.count):
                 if (i + phase) % 3 == 0 and won:
                     w[i] = self.full[PLAYER_COLOURS[won[(i // 3) % len(won)]]]

@@ -11,20 +11,21 @@ import gc
 import sys
 
 import paths
+from hal.compat import const
 from hal.storage import history_name
 
-ENOSPC = 28
-EFBIG = 27
-ENOENT = 2
+_ENOSPC = const(28)
+_EFBIG = const(27)
+_ENOENT = const(2)
 ON_BOARD = sys.implementation.name != "cpython"  # the heap is a board's: collect eagerly
 
 
 def why(e):
     """An OSError as the few words the screen shows after "not saved: "."""
     n = e.args[0] if e.args else None
-    if n == ENOSPC or n == EFBIG:
+    if n == _ENOSPC or n == _EFBIG:
         return "storage full"
-    if n == ENOENT:
+    if n == _ENOENT:
         return "file missing"
     return "storage error %s" % (n,)
 

@@ -22,7 +22,7 @@ from ssd1306 import SSD1306_I2C
 
 # columns compared and sent together: 8 would send a changed digit in half the bytes
 # (0.2 ms less) but compare twice the chunks
-CHUNK = const(16)
+_CHUNK = const(16)
 
 
 class SSD1306Delta(SSD1306_I2C):
@@ -42,7 +42,7 @@ class SSD1306Delta(SSD1306_I2C):
         w = self.width
         if w % 8:
             raise ValueError("SSD1306Delta: width %d is not a multiple of 8" % w)
-        n = self._n = (w + CHUNK - 1) // CHUNK  # the last chunk may be narrower (72 = 4 * 16 + 8)
+        n = self._n = (w + _CHUNK - 1) // _CHUNK  # the last chunk may be narrower (72 = 4 * 16 + 8)
         self._x_offset = (128 - w) // 2  # narrow displays use the centre columns (as the driver)
         self.sent = bytearray(w * self.pages)
         self._pages = [memoryview(buf)[p * w:(p + 1) * w] for buf in (self.buffer, self.sent)
@@ -56,8 +56,8 @@ class SSD1306Delta(SSD1306_I2C):
         tx = memoryview(self._tx)
         old = memoryview(self._old)
         # chunk c of the page in _tx, then of the one in _old
-        self._chunks = [buf[1 + c * CHUNK:1 + min(w, (c + 1) * CHUNK)] for buf in (tx, old) for c in range(n)]
-        self._from = [tx[1 + c * CHUNK:] for c in range(n)]  # the page in _tx from chunk c on
+        self._chunks = [buf[1 + c * _CHUNK:1 + min(w, (c + 1) * _CHUNK)] for buf in (tx, old) for c in range(n)]
+        self._from = [tx[1 + c * _CHUNK:] for c in range(n)]  # the page in _tx from chunk c on
         self._lens = [old[:1 + 8 * k] for k in range(w // 8 + 1)]  # the control byte and 8k columns
         self._zeros = bytearray(w)  # one blank page: fill(0)
         # control byte 0x00 (Co=0, D/C#=0: commands to the end), page range, column range
@@ -131,8 +131,8 @@ class SSD1306Delta(SSD1306_I2C):
     def _send_chunks(self, p, a, b):
         """Chunks a..b of page p: the page copied into _tx, the chunks from there to _old."""
         w = self.width
-        x0 = a * CHUNK
-        k = min(w, (b + 1) * CHUNK) - x0  # columns
+        x0 = a * _CHUNK
+        k = min(w, (b + 1) * _CHUNK) - x0  # columns
         self._send_window(p, p, x0, x0 + k - 1)
         self._tx[1:] = self._pages[p]
         self._old[1:1 + w - x0] = self._from[a]
