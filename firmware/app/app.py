@@ -61,6 +61,9 @@ def unload_other_games(game):
 
 # modules a game in play does not need: the menus, the new-game steps, the settings file
 MENUS = ("app.system", "app.setup", "app.history", "app.settings", "app.sintra_board")
+# modules only the start needs: the settings reader, the devices' builders and the board
+# files (boards.<name>; the board's dict stays, the App keeps it)
+BOOT_ONLY = ("app.settings", "hal.display", "boards")
 
 
 def _settings():
@@ -137,7 +140,7 @@ class App:
         except OSError as e:
             self.log("data folder: %s" % (e,))
         self.settings = _settings().load(storage, board, self.log)
-        unload(("app.settings",))
+        unload([m for m in sys.modules if m in BOOT_ONLY or m.startswith("boards.")])
         self.ledview = LedView(leds)
         self.idle = Idle(display, clock)
         self.apply_settings()
