@@ -174,7 +174,18 @@ class AzulRules(Rules):
         else:
             raise RecordError("azul has no event %r" % (e,))
 
-    def _wall(self, ev):
+    def wall_change(self, ev):
+        """The score change of player ev["p"] that the wall entry ev would make, checked as
+        apply() checks it, the state unchanged (the entry form asks at every value it shows:
+        no copy of the state)."""
+        if self.finished:
+            raise RuleError("the game is over")
+        gained, lost = self._check_wall(ev)[5:]
+        return gained - lost
+
+    def _check_wall(self, ev):
+        """ev checked and scored: (p, floor, p's cells and wall mask and this round's in_lines
+        after it (new objects), placement points gained, floor points lost)."""
         p = self.player_field(ev)
         if self._walled[p] is not None:
             raise RuleError("%s's wall is already entered for round %d" % (player(p), self.round))
@@ -222,9 +233,12 @@ class AzulRules(Rules):
         for r, c, k in placements:
             gained += placement_points(mask, r, c)
             mask |= 1 << (r * 5 + c)
-        score = self.scores[p] + gained
-        lost = min(score, floor_penalty(floor))  # a score never drops below 0
-        self.scores[p] = score - lost
+        lost = min(self.scores[p] + gained, floor_penalty(floor))  # a score never drops below 0
+        return p, floor, cells, mask, in_lines, gained, lost
+
+    def _wall(self, ev):
+        p, floor, cells, mask, in_lines, gained, lost = self._check_wall(ev)
+        self.scores[p] += gained - lost
         self.placed[p] += gained
         self.floor_lost[p] += lost
         self.walls[p] = mask

@@ -266,3 +266,33 @@ def test_twenty_tiles_on_the_grey_wall():
     s.add(wall(0, [[r, r, "red"] for r in range(1, 6)]))
     raises(RuleError, s.add, wall(1, [[5, 1, "red"], [2, 3, "red"]]), match="only 20 red tiles exist")
     s.add(wall(1, [[5, 1, "red"]]))
+
+
+def test_wall_change_is_the_score_change_apply_makes():
+    """wall_change (the entry form's check at every value) scores and refuses a wall entry
+    exactly as entering it does, and leaves the state as it was: every wall of two engine
+    games, also with floor 2 and with a red tile added on each row (often refused)."""
+    from rules_core.azul_engine import random_game
+    for variant in ("colored", "grey"):
+        header, events = random_game(3, 4, variant)[:2]
+        s = Session(header)
+        checked = refused = 0
+        for ev in events:
+            if ev["e"] == "wall":
+                trials = [ev, dict(ev, floor=2)]
+                for r in range(1, 6):
+                    red = [r, 1, "red"] if variant == "grey" else [r, "red"]
+                    trials.append(dict(ev, tiles=ev["tiles"] + [red]))
+                for trial in trials:
+                    before = repr(sorted(s.rules.__dict__.items()))
+                    try:
+                        want = s.preview(trial)[trial["p"]]
+                    except ValueError as e:
+                        raises(type(e), s.rules.wall_change, trial, match=str(e))
+                        refused += 1
+                    else:
+                        assert s.rules.wall_change(trial) == want
+                        checked += 1
+                    assert repr(sorted(s.rules.__dict__.items())) == before
+            s.add(ev)
+        assert checked > 50 and refused > 20, (checked, refused)
