@@ -5,7 +5,7 @@ Row fields offer only colours that still fit (grey wall: colour and column, so a
 with one free column comes with it); the floor offers 0..7 (from 1 if the player holds the
 marker). Legality is the rules' own: a value is offered when session.preview accepts it.
 """
-from rules_core.azul import COLOURS, TILES_PER_COLOUR
+from rules_core.azul import COLOURS, TILES_PER_COLOUR, wall_column
 from app.ui import Form, Field, Menu, count_field
 from app import colours
 
@@ -71,7 +71,15 @@ class WallForm(Form):
             row_choices += [(colours.label(c), c) for c in COLOURS]
         fields = [Field("R%d" % (r + 1), row_choices) for r in range(5)]
         fields.append(count_field("floor", 0, 7))
-        self._shown = [None] * 25  # the colour drawn in each cell of the wall by the last frame
+        # the wall as it will be (wall_cells(): colour names, the letters drawn on them), made
+        # by _update() row by row: _cells_at[r] is the index of row r's field they show,
+        # bit r of _stale says row r changed since a frame drew it; _shown is what the
+        # frame buffer's cells show
+        self._cells = [None] * 25
+        self._letters = [""] * 25
+        self._cells_at = [-1] * 5
+        self._stale = 0
+        self._shown = [None] * 25
         # what each row can still take on the wall as it is: a value outside it is refused
         # without a preview (one copy of the rules each); the preview decides the rest
         # (per row a mask: bit k * 5 + column - 1 for colour k in a column of the grey wall,
@@ -96,7 +104,11 @@ class WallForm(Form):
                 bit = COLOURS.index(v[1]) * 5 + v[0] - 1 if self.grey else COLOURS.index(v)
                 if not self._free[r] >> bit & 1:
                     raise ValueError("row %d: no room" % (r + 1))  # (skipped() says why in full)
-        self._legal_event(values)
+        # the rules' own check and points, without the copy of the state a preview makes
+        change = self.app.session.rules.wall_change(self.event(values))
+        deltas = [0] * len(self.app.session.players)
+        deltas[self.p] = change
+        self._checked = deltas
 
     def skipped(self, i, err):
         """Why a row's colour (or the floor's 0) is not offered, in the wall's own terms."""
@@ -127,50 +139,72 @@ class WallForm(Form):
 
     def _update(self):
         Form._update(self)
-        self._cells = self._make_cells()
+        # the wall as it will be: a row's cells follow its field (a new list when one
+        # changed: the LEDs redraw when the list does, LedView)
+        cells = None
+        placed = self.app.session.rules.wall_cells(self.p)
+        for r in range(5):
+            f = self.fields[r]
+            if f.index == self._cells_at[r]:
+                continue
+            if cells is None:
+                cells = list(self._cells)
+            self._cells_at[r] = f.index
+            self._stale |= 1 << r
+            for i in range(r * 5, r * 5 + 5):
+                cells[i] = COLOURS[placed[i] - 1] if placed[i] else None
+            v = f.value()
+            if v is not None:
+                col, c = (v[0] - 1, v[1]) if self.grey else (wall_column(r, COLOURS.index(v)), v)
+                cells[r * 5 + col] = c
+            for i in range(r * 5, r * 5 + 5):
+                self._letters[i] = colours.letter(cells[i]) if cells[i] else ""
+        if cells is not None:
+            self._cells = cells
 
     def wall_cells(self):
         """25 colour names or None: the wall as it will be after this entry (LEDs, drawing);
         made when a value changes, so a redraw or an LED frame allocates nothing."""
         return self._cells
 
-    def _make_cells(self):
-        cells = self.app.session.rules.wall_cells(self.p)
-        out = [COLOURS[k - 1] if k else None for k in cells]
-        for t in self.event(self.values())["tiles"]:
-            r = t[0] - 1
-            c = t[1] - 1 if self.grey else (COLOURS.index(t[-1]) + r) % 5
-            out[r * 5 + c] = t[-1]
-        return out
-
     def draw(self, cv):
         Form.draw(self, cv)
         size = min(8, (cv.h - 2) // 5)
+        letters = size == 8 and self.app.settings.get("symbols")
+        if cv.fresh:
+            self._stale = 0b11111
+        if self._stale:  # else the buffer holds this wall (Canvas)
+            self._draw_rows(cv, size, letters)
+            self._stale = 0
+        if letters:
+            cv.notes(self._letters, 25)
+
+    def _draw_rows(self, cv, size, letters):
+        """The cells that changed in the rows of the wall marked stale (all on a fresh frame)."""
         x0 = cv.w - 5 * size
         y0 = cv.h - 5 * size
         placed = self.app.session.rules.wall_cells(self.p)
-        cells = self.wall_cells()
+        cells = self._cells
         shown = self._shown
-        letters = self.app.settings.get("symbols") and size == 8
         d = cv.d
-        for i in range(25):
-            name = cells[i]
-            x = x0 + (i % 5) * size
-            y = y0 + (i // 5) * size
-            if not cv.fresh and name is shown[i]:  # the buffer holds this cell already (Canvas)
-                if name is not None and letters:
-                    cv.note(colours.letter(name))
-                continue
-            shown[i] = name
-            if not cv.fresh:
-                d.fill_rect(x, y, size, size, 0)
-            if name is None:
-                d.pixel(x + size // 2, y + size // 2, 1)
-            elif placed[i]:  # (placed cells never change on the form)
-                d.fill_rect(x, y, size - 1, size - 1, 1)
-                if letters:
-                    cv.text(colours.letter(name), x, y, 0)
-            else:  # entered now: an outline
-                d.rect(x, y, size - 1, size - 1, 1)
-                if letters:
-                    cv.text(colours.letter(name), x, y, 1)
+        for r in range(5):
+            if self._stale >> r & 1:
+                for i in range(r * 5, r * 5 + 5):
+                    name = cells[i]
+                    if name is shown[i] and not cv.fresh:  # the buffer holds this cell already
+                        continue
+                    shown[i] = name
+                    x = x0 + (i % 5) * size
+                    y = y0 + r * size
+                    if not cv.fresh:
+                        d.fill_rect(x, y, size, size, 0)
+                    if name is None:
+                        d.pixel(x + size // 2, y + size // 2, 1)
+                    elif placed[i]:  # (placed cells never change on the form)
+                        d.fill_rect(x, y, size - 1, size - 1, 1)
+                        if letters:
+                            d.text(self._letters[i], x, y, 0)
+                    else:  # entered now: an outline
+                        d.rect(x, y, size - 1, size - 1, 1)
+                        if letters:
+                            d.text(self._letters[i], x, y, 1)

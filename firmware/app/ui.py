@@ -78,6 +78,21 @@ class Canvas:
             self.frame.append(s)
         self.drawn += 1
 
+    def notes(self, strings, n):
+        """note() for each string of strings[:n] that is not empty, in one call (a call
+        costs more than a note)."""
+        frame = self.frame
+        d = self.drawn
+        for i in range(n):
+            if not strings[i]:
+                continue
+            if d < len(frame):
+                frame[d] = strings[i]
+            else:
+                frame.append(strings[i])
+            d += 1
+        self.drawn = d
+
     def text(self, s, x, y, c=1):
         self.d.text(s, x, y, c)
         self.note(s)
@@ -95,16 +110,36 @@ class Canvas:
             self.text(s, 0, i * 8, 0 if inverted else 1)
             return
         self.seen[i] = 1
+        if self.held_w[i] != width or self.held_inv[i] != inverted or self.held[i] != s:
+            self._put(i, s, inverted, width)  # else the buffer holds this row already
+        self.note(s)
+
+    def lines(self, fit, top, cursor, width):
+        """A list's rows, as row() for each but in one call (most rows of a frame hold their
+        text already): fit[0] on row 0, fit[top + i] on row i below it, fit[cursor + 1]
+        inverted; each cut to `width` pixels already."""
+        held, held_w, held_inv, seen = self.held, self.held_w, self.held_inv, self.seen
+        cursor = -2 if cursor is None else cursor  # (no row is the cursor)
+        k = min(self.rows, len(fit) - top)
+        for i in range(k):
+            s = fit[top + i if i else 0]
+            inverted = i > 0 and top + i == cursor + 1
+            seen[i] = 1
+            if held_w[i] != width or held_inv[i] != inverted or held[i] != s:
+                self._put(i, s, inverted, width)
+        self.notes(held, k)
+
+    def _put(self, i, s, inverted, width):
+        """Draw row i (0 <= i < rows) anew (not noted)."""
         was = self.held_w[i]
-        if was == width and self.held_inv[i] == inverted and self.held[i] == s:
-            self.note(s)  # the buffer holds this row already
-            return
         y = i * 8
-        if was:
-            self.d.fill_rect(0, y, was if was > width else width, 8, 0)
-        if inverted:
+        if inverted:  # the cursor's bar covers what the row held, up to width
             self.d.fill_rect(0, y, width, 8, 1)
-        self.text(s, 0, y, 0 if inverted else 1)
+            if was > width:
+                self.d.fill_rect(width, y, was - width, 8, 0)
+        elif was:
+            self.d.fill_rect(0, y, was if was > width else width, 8, 0)
+        self.d.text(s, 0, y, 0 if inverted else 1)
         self.held[i] = s
         self.held_inv[i] = inverted
         self.held_w[i] = width
@@ -180,19 +215,14 @@ class ListScreen(Screen):
     def draw(self, cv):
         x_end = self.width(cv)
         fit = self.fitted(x_end // 8)
-        cv.row(0, fit[0], False, x_end)
-        cv.d.hline(0, 7, x_end, 1)
         visible = cv.rows - 1
         if self.cursor is not None:  # keep the cursor on screen
             if self.cursor < self.top:
                 self.top = self.cursor
             elif self.cursor >= self.top + visible:
                 self.top = self.cursor - visible + 1
-        for i in range(visible):
-            j = self.top + i
-            if j >= len(fit) - 1:
-                break
-            cv.row(i + 1, fit[j + 1], j == self.cursor, x_end)
+        cv.lines(fit, self.top, self.cursor, x_end)
+        cv.d.hline(0, 7, x_end, 1)
 
 
 class Menu(ListScreen):
@@ -261,9 +291,16 @@ class Form(ListScreen):
         self._checked = None  # the points of the values the last _why() accepted (_legal_event)
         self._why_of = None   # the values _why() checked last, and what it said
         self._why_was = None
-        self._rows = []  # rows(): remade by _update() whenever a value changes
+        self._deltas = None   # the points the save row shows
+        n = len(fields)
+        # rows(): the fields' rows and the save row, one list changed in place by _update():
+        # a value that changes remakes its own row only; _at[i] is the index row i shows,
+        # bit i of _changed says row i changed since fitted() last cut it to the screen
+        self._rows = [""] * (n + 1)
+        self._at = [-1] * n
+        self._changed = 0
         self._explained = []  # (field, choice index) pairs whose skip was already explained
-        for i in range(len(fields)):
+        for i in range(n):
             if self._why() is not None:
                 self._turn(i, 1)
         self._update()
@@ -334,22 +371,50 @@ class Form(ListScreen):
         return False
 
     def _update(self):
-        """After a value changed: the rows, and on the save row the points the entry
-        gives per player."""
-        self.note = ""
+        """After a value changed: the rows of the fields that moved, and on the save row the
+        points the entry gives per player."""
+        rows = self._rows
+        at = self._at
+        fields = self.fields
+        n = len(fields)
+        for i in range(n):
+            f = fields[i]
+            if f.index != at[i]:
+                at[i] = f.index
+                rows[i] = f.text()
+                self._changed |= 1 << i
+        deltas = None
         if self.build and not self.save:
             try:
                 # the check that accepted these values previewed them already
                 deltas = self._checked or self.app.session.preview(self.build(self.values()))
+            except ValueError:
+                pass
+        if deltas != self._deltas or not rows[n]:
+            self._deltas = deltas
+            self.note = ""
+            if deltas is not None:
                 names = self.app.session.players
                 parts = ["%s%+d" % (names[p][:3], deltas[p]) for p in range(len(deltas)) if deltas[p]]
                 self.note = " ".join(parts) or "+0"
-            except ValueError:
-                pass
-        self._rows = [f.text() for f in self.fields] + [("save " + self.note) if self.note else "save"]
+            rows[n] = ("save " + self.note) if self.note else "save"
+            self._changed |= 1 << n
 
     def rows(self):
         return self._rows
+
+    def fitted(self, n):
+        """ListScreen.fitted(), with the rows _update() changed cut again (the others kept)."""
+        changed = self._changed
+        if changed:
+            self._changed = 0
+            if self._fit_src is self._rows and n == self._fit_n:
+                fit = self._fit
+                rows = self._rows
+                for i in range(len(rows)):
+                    if changed >> i & 1:
+                        fit[i + 1] = rows[i][:n]
+        return ListScreen.fitted(self, n)
 
     def key(self, k):
         base = k & CODE_MASK
@@ -373,8 +438,8 @@ class Form(ListScreen):
         ListScreen.draw(self, cv)
         c = self.cursor
         if c < len(self.fields) and cv.rows > 1:  # the cursor is on a field: OK goes on
-            n = self.width(cv) // 8
-            free = n - len(self.fitted(n)[c + 1]) - 1  # characters right of the row's text and a space
+            n = self._fit_n  # (the rows were fitted to the screen's width just now)
+            free = n - len(self._fit[c + 1]) - 1  # characters right of the row's text and a space
             hint = NEXT_HINT if free >= len(NEXT_HINT) else NEXT_SHORT if free > 0 else None
             if hint:
                 cv.text(hint, (n - len(hint)) * 8, (c - self.top + 1) * 8, 0)
@@ -404,6 +469,13 @@ class Numbers:
         return (str(v), v)
 
 
+class Count(Field):
+    """A number field: its value without making its (text, value) choice."""
+
+    def value(self):
+        return self.choices.lo + self.index
+
+
 def count_field(label, lo, hi, value=None):
     """A number field lo..hi starting at `value` (default lo)."""
-    return Field(label, Numbers(lo, hi), (value - lo) if value is not None else 0)
+    return Count(label, Numbers(lo, hi), (value - lo) if value is not None else 0)
