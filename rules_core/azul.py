@@ -108,28 +108,38 @@ class AzulRules(Rules):
         self.in_lines = bytearray(5)
 
     # --- questions the entry screens ask ---
-    def free_colours(self, p, row):
-        """Colours (indices) that a complete line of `row` (1..5) can still put on p's wall."""
+    def free_cells(self, p, row):
+        """Where a complete line of `row` (1..5) can still go on p's wall: bit k * 5 + c is
+        set when colour k (index) fits column c (0-based): the cell is empty and neither
+        its row nor its column holds k (the coloured wall prints one column per colour)."""
         cells = self.cells[p]
         r = row - 1
-        out = []
-        for k in range(5):
-            if self.grey:
-                if self.grey_columns(p, row, k):
-                    out.append(k)
-            elif not cells[r * 5 + wall_column(r, k)]:
-                out.append(k)
+        taken = 0  # colours (bits) in the row
+        for c in range(5):
+            if cells[r * 5 + c]:
+                taken |= 1 << (cells[r * 5 + c] - 1)
+        out = 0
+        for c in range(5):
+            if cells[r * 5 + c]:
+                continue
+            used = taken  # ... and in column c
+            for rr in range(5):
+                if cells[rr * 5 + c]:
+                    used |= 1 << (cells[rr * 5 + c] - 1)
+            for k in range(5):
+                if not used >> k & 1 and (self.grey or wall_column(r, k) == c):
+                    out |= 1 << (k * 5 + c)
         return out
+
+    def free_colours(self, p, row):
+        """Colours (indices) that a complete line of `row` (1..5) can still put on p's wall."""
+        free = self.free_cells(p, row)
+        return [k for k in range(5) if free >> (k * 5) & 0b11111]
 
     def grey_columns(self, p, row, colour):
         """Grey wall: legal 1-based columns for `colour` (index) in `row` (1..5)."""
-        cells = self.cells[p]
-        r = row - 1
-        v = colour + 1
-        if any(cells[r * 5 + c] == v for c in range(5)):
-            return []
-        return [c + 1 for c in range(5)
-                if not cells[r * 5 + c] and all(cells[rr * 5 + c] != v for rr in range(5))]
+        free = self.free_cells(p, row)
+        return [c + 1 for c in range(5) if free >> (colour * 5 + c) & 1]
 
     def wall_entered(self, p):
         return self._walled[p] is not None

@@ -80,20 +80,9 @@ class WallForm(Form):
         self._cells_at = [-1] * 5
         self._stale = 0
         self._shown = [None] * 25
-        # what each row can still take on the wall as it is: a value outside it is refused
-        # without a preview (one copy of the rules each); the preview decides the rest
-        # (per row a mask: bit k * 5 + column - 1 for colour k in a column of the grey wall,
-        # bit k on the coloured wall)
-        rules = app.session.rules
-        self._free = [0] * 5
-        for r in range(5):
-            if not self.grey:
-                for k in rules.free_colours(p, r + 1):
-                    self._free[r] |= 1 << k
-                continue
-            for k in range(5):
-                for col in rules.grey_columns(p, r + 1, k):
-                    self._free[r] |= 1 << (k * 5 + col - 1)
+        # where each row's line can still go on the wall as it is (rules.free_cells): a value
+        # outside it is refused at once; the rules' check decides the rest
+        self._free = [app.session.rules.free_cells(p, r + 1) for r in range(5)]
         Form.__init__(self, app, "Wall " + app.session.players[p], fields, build=self.event,
                       legal=self._legal_wall)
 
@@ -101,8 +90,8 @@ class WallForm(Form):
         for r in range(5):
             v = values[r]
             if v is not None:
-                bit = COLOURS.index(v[1]) * 5 + v[0] - 1 if self.grey else COLOURS.index(v)
-                if not self._free[r] >> bit & 1:
+                k = COLOURS.index(v[1] if self.grey else v)
+                if not self._free[r] >> (k * 5 + (v[0] - 1 if self.grey else wall_column(r, k))) & 1:
                     raise ValueError("row %d: no room" % (r + 1))  # (skipped() says why in full)
         # the rules' own check and points, without the copy of the state a preview makes
         change = self.app.session.rules.wall_change(self.event(values))
