@@ -300,9 +300,10 @@ class Form(ListScreen):
         self._at = [-1] * n
         self._changed = 0
         self._explained = []  # (field, choice index) pairs whose skip was already explained
-        for i in range(n):
-            if self._why() is not None:
-                self._turn(i, 1)
+        for i in range(n):  # fields turned in order until the values are legal
+            if self._why() is None:
+                break
+            self._turn(i, 1)
         self._update()
 
     def values(self):
