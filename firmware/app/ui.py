@@ -118,13 +118,15 @@ class Canvas:
         """A list's rows, as row() for each but in one call (most rows of a frame hold their
         text already): fit[0] on row 0, fit[top + i] on row i below it, fit[cursor + 1]
         inverted; each cut to `width` pixels already."""
-        held, held_w, held_inv, seen = self.held, self.held_w, self.held_inv, self.seen
+        held = self.held
+        held_w = self.held_w
+        held_inv = self.held_inv
         cursor = -2 if cursor is None else cursor  # (no row is the cursor)
         k = min(self.rows, len(fit) - top)
         for i in range(k):
             s = fit[top + i if i else 0]
             inverted = i > 0 and top + i == cursor + 1
-            seen[i] = 1
+            self.seen[i] = 1
             if held_w[i] != width or held_inv[i] != inverted or held[i] != s:
                 self._put(i, s, inverted, width)
         self.notes(held, k)
