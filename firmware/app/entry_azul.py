@@ -75,7 +75,7 @@ class WallForm(Form):
         # by _update() row by row: _cells_at[r] is the index of row r's field they show,
         # bit r of _stale says row r changed since a frame drew it; _shown is what the
         # frame buffer's cells show
-        self._cells = [None] * 25
+        self._cells = [None] * 25  # type: list
         self._letters = [""] * 25
         self._cells_at = [-1] * 5
         self._stale = 0

@@ -177,7 +177,7 @@ class ListScreen(Screen):
     the rows it cut to the screen width, so redrawing an unchanged screen allocates nothing.
     """
     title = ""
-    _fit = None       # [title, rows...] cut to _fit_n characters
+    _fit = []  # type: list  # [title, rows...] cut to _fit_n characters (replaced, never changed here)
     _fit_src = None   # the rows() list and title _fit was made from
     _fit_title = None
     _fit_n = 0
