@@ -66,14 +66,10 @@ MENUS = ("app.system", "app.setup", "app.history", "app.settings", "app.sintra_b
 BOOT_ONLY = ("app.settings", "hal.display", "boards")
 
 
-def _settings():
-    from app import settings  # loaded when needed (boot, a save), then dropped again
-    return settings
-
-
-def _screens(name):
-    """A menu module, imported when first needed (each module costs heap) and dropped while
-    a game is played (MENUS)."""
+def _module(name):
+    """app.<name>, imported when first needed (each module costs heap): the menus' screens,
+    dropped while a game is played (MENUS), and the settings file, read at boot and written
+    on a save."""
     return __import__("app." + name, None, None, ("x",))
 
 
@@ -83,9 +79,9 @@ class MainMenu(Menu):
 
     def __init__(self, app):
         items = [("Resume", app.home)] if app.session is not None else []
-        items += [("New game", lambda: _screens("setup").start(app)),
-                  ("History", lambda: app.push(_screens("history").History(app))),
-                  ("Settings", lambda: app.push(_screens("system").Settings(app)))]
+        items += [("New game", lambda: _module("setup").start(app)),
+                  ("History", lambda: app.push(_module("history").History(app))),
+                  ("Settings", lambda: app.push(_module("system").Settings(app)))]
         Menu.__init__(self, app, "Azul Companion", items)
 
 
@@ -139,7 +135,7 @@ class App:
             storage.ensure_dir(paths.DATA_DIR)
         except OSError as e:
             self.log("data folder: %s" % (e,))
-        self.settings = _settings().load(storage, board, self.log)
+        self.settings = _module("settings").load(storage, board, self.log)
         unload([m for m in sys.modules if m in BOOT_ONLY or m.startswith("boards.")])
         self.ledview = LedView(leds)
         self.idle = Idle(display, clock)
@@ -153,7 +149,7 @@ class App:
         new = dict(self.settings)
         new.update(changes)
         try:
-            _settings().save(self.storage, new)
+            _module("settings").save(self.storage, new)
         except OSError as e:
             self.log("settings not saved: %s" % (e,))
             self.refuse("not saved: " + why(e))
