@@ -12,6 +12,7 @@ as main.py's loop calls it while nobody presses. One JSON line per game:
   median_ms, p90_ms, max_ms   per press
   heap_boot_kb, heap_end_kb   live heap after the first frame / after the last press
   heap_after_gc_max_kb        the most in use right after a press in which the collector ran
+                              (null when it ran in none)
   gc_presses                  presses in which the collector ran
   i2c_bytes_per_press         display traffic (the emulator's I2C byte counter)
   boot_ms                     power-on to the end of the first frame, no record (main.py)
@@ -159,7 +160,7 @@ class Bench:
             by.setdefault(r["screens"][s], []).append(us)
         line = {"game": name, "presses": r["presses"], "median_ms": med, "p90_ms": p90, "max_ms": mx,
                 "heap_boot_kb": round(r["heap_boot"] / 1024, 1), "heap_end_kb": round(r["heap_end"] / 1024, 1),
-                "heap_after_gc_max_kb": round(r["heap_after_gc_max"] / 1024, 1), "gc_presses": r["gc_presses"],
+                "heap_after_gc_max_kb": None if r["heap_after_gc_max"] is None else round(r["heap_after_gc_max"] / 1024, 1), "gc_presses": r["gc_presses"],
                 "i2c_bytes_per_press": round(i2c / r["presses"]), "boot_ms": boot_ms,
                 "app_boot_ms": ms(r["app_boot_us"])}
         line.update(self.resume())

@@ -126,7 +126,7 @@ def game(path):
     out = {"presses": n, "screens": names, "app_boot_us": boot_us,
            "heap_boot": heap_boot, "heap_end": heap_end, "heap_own": own,
            "heap_total": gc.mem_alloc() + gc.mem_free(),
-           "gc_presses": acc[0], "gc_us": acc[1], "heap_after_gc_max": acc[2] - own,
+           "gc_presses": acc[0], "gc_us": acc[1], "heap_after_gc_max": acc[2] - own if acc[0] else None,
            "final": type(app.screen).__name__, "text": app.text(),
            "scores": list(s.scores) if s else None, "finished": s.finished if s else None,
            "shown_equals_buffer": _shown(app.display),
