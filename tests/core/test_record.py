@@ -1,5 +1,6 @@
 """The v1 record (shared/design/RECORD_FORMAT.md) and the session: parse, fold, undo/redo, torn lines."""
 import json
+import sys
 
 from checks import raises
 from rules_core.azul import AzulRules
@@ -131,6 +132,18 @@ def test_dumps_is_canonical():
     assert dumps({"tiles": [[1, "red"]], "p": 0, "e": "wall", "floor": 2}) == (
         '{"e": "wall", "p": 0, "floor": 2, "tiles": [[1, "red"]]}')
     assert json.loads(dumps({"e": "note", "text": "tab\there\n"})) == {"e": "note", "text": "tab\there\n"}
+
+
+def test_a_lone_surrogate_is_written_as_its_escape():
+    """A record may hold a lone surrogate as a JSON escape ("\\ud800", RECORD_FORMAT: JSON
+    text); CPython reads it into a str that has no UTF-8 form. dumps writes it back as the
+    escape, so the line can be written to a file and reads back the same."""
+    if sys.implementation.name != "cpython":
+        return  # a MicroPython str is UTF-8: it cannot hold a lone surrogate
+    ev = json.loads('{"e": "note", "text": "a\\ud800b"}')
+    line = dumps(ev)
+    assert line == '{"e": "note", "text": "a\\ud800b"}'
+    assert json.loads(line.encode("utf-8").decode("utf-8")) == ev
 
 
 def test_standings_share_ranks():
