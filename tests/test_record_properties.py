@@ -11,6 +11,36 @@ ORACLES = os.path.join(os.path.dirname(__file__), "oracles", "azul-random-games"
 RECORDS = sorted(f for f in os.listdir(ORACLES) if f.endswith(".jsonl"))
 
 
+def reference_dumps(obj):
+    """The canonical JSON of RECORD_FORMAT.md spelled out plainly, one character and one item
+    at a time: rules_core.record.dumps takes shortcuts on a Pico and must write the same."""
+    if isinstance(obj, bool) or obj is None:
+        return {True: "true", False: "false", None: "null"}[obj]
+    if isinstance(obj, int):
+        return repr(obj)
+    if isinstance(obj, str):
+        return '"' + "".join("\\" + c if c in '"\\' else "\\u%04x" % ord(c)
+                             if ord(c) < 0x20 or 0xD800 <= ord(c) <= 0xDFFF else c for c in obj) + '"'
+    if isinstance(obj, (list, tuple)):
+        return "[" + ", ".join(reference_dumps(x) for x in obj) + "]"
+    first = [k for k in ("format", "v", "game", "variant", "players", "options", "e", "p") if k in obj]
+    keys = first + sorted(k for k in obj if k not in first)
+    return "{" + ", ".join(reference_dumps(k) + ": " + reference_dumps(obj[k]) for k in keys) + "}"
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-2**29, 2**29) | st.text(),
+                    lambda inner: st.lists(inner) | st.tuples(inner, inner) | st.dictionaries(
+                        st.sampled_from(["e", "p", "v", "tiles", "floor", "é", 'q"', "a\\b", "\n"]) | st.text(),
+                        inner), max_leaves=20)
+
+
+@settings(max_examples=500, deadline=None)
+@given(JSON)
+def test_dumps_writes_the_canonical_json_of_any_value(obj):
+    assert dumps(obj) == reference_dumps(obj)
+    assert json.loads(dumps(obj)) == json.loads(json.dumps(obj))
+
+
 def load(name):
     with open(os.path.join(ORACLES, name)) as f:
         return f.read().splitlines()

@@ -1,6 +1,5 @@
 """The v1 record (shared/design/RECORD_FORMAT.md) and the session: parse, fold, undo/redo, torn lines."""
 import json
-import sys
 
 from checks import raises
 from rules_core.azul import AzulRules
@@ -134,12 +133,21 @@ def test_dumps_is_canonical():
     assert json.loads(dumps({"e": "note", "text": "tab\there\n"})) == {"e": "note", "text": "tab\there\n"}
 
 
+def test_dumps_escapes_what_json_must_and_writes_the_rest_as_it_is():
+    """RECORD_FORMAT: a line is JSON text in UTF-8. Quote, backslash and control characters
+    are escaped (\\u00XX); other characters, accented or not, are written as they are; a list
+    of ints reads as one; a bool is never written as a number."""
+    assert dumps(["", "a\\b", 'say "hi"', "x\x1fy", "tab\t", "Zoë ✓ 🀄", " ~"]) == (
+        '["", "a\\\\b", "say \\"hi\\"", "x\\u001fy", "tab\\u0009", "Zoë ✓ 🀄", " ~"]')
+    assert dumps({"e": "x", "n": (1, -2, 30), "b": [True, 0, False], "z": [], "w": [[], [None]]}) == (
+        '{"e": "x", "b": [true, 0, false], "n": [1, -2, 30], "w": [[], [null]], "z": []}')
+
+
 def test_a_lone_surrogate_is_written_as_its_escape():
     """A record may hold a lone surrogate as a JSON escape ("\\ud800", RECORD_FORMAT: JSON
-    text); CPython reads it into a str that has no UTF-8 form. dumps writes it back as the
-    escape, so the line can be written to a file and reads back the same."""
-    if sys.implementation.name != "cpython":
-        return  # a MicroPython str is UTF-8: it cannot hold a lone surrogate
+    text); CPython reads it into a str that has no UTF-8 form, MicroPython into one whose
+    bytes are not UTF-8. dumps writes it back as the escape, so the line can be written to a
+    file and reads back the same."""
     ev = json.loads('{"e": "note", "text": "a\\ud800b"}')
     line = dumps(ev)
     assert line == '{"e": "note", "text": "a\\ud800b"}'
