@@ -7,13 +7,16 @@ AZUL_PICOSIM; without it, or without node, says why and exits 0), flashes it wit
 `azul-companion flash --driver local`, and plays the scripted games of
 tests/test_firmware_micropython.py on it (bench/pico_device.py): the App built as main.py
 builds it, each press timed with ticks_us around App.step (key handling, drawing, the I2C
-transfer and the LED write), in emulated device time; between presses, untimed, main.tidy()
-as main.py's loop calls it while nobody presses. One JSON line per game:
+transfer and the LED write), in emulated device time; between presses main.py's idle work
+as its loop runs it (modules imported ahead, the garbage collected), its time counted in a
+press only where the press came while it was under way. One JSON line per game:
   median_ms, p90_ms, max_ms   per press
   heap_boot_kb, heap_end_kb   live heap after the first frame / after the last press
   heap_after_gc_max_kb        the most in use right after a press in which the collector ran
                               (null when it ran in none)
   gc_presses                  presses in which the collector ran
+  waited_presses              presses that came while idle work was under way (and waited)
+  prefetch_ms                 {module: ms} each import done ahead in an idle frame
   i2c_bytes_per_press         display traffic (the emulator's I2C byte counter)
   boot_ms                     power-on to the end of the first frame, no record (main.py)
   resume_ms                   power-on to the end of the first frame over this game's record
@@ -161,6 +164,8 @@ class Bench:
         line = {"game": name, "presses": r["presses"], "median_ms": med, "p90_ms": p90, "max_ms": mx,
                 "heap_boot_kb": round(r["heap_boot"] / 1024, 1), "heap_end_kb": round(r["heap_end"] / 1024, 1),
                 "heap_after_gc_max_kb": None if r["heap_after_gc_max"] is None else round(r["heap_after_gc_max"] / 1024, 1), "gc_presses": r["gc_presses"],
+                "waited_presses": r.get("waited_presses"),
+                "prefetch_ms": {m: ms(us) for m, us in r.get("prefetched", [])},
                 "i2c_bytes_per_press": round(i2c / r["presses"]), "boot_ms": boot_ms,
                 "app_boot_ms": ms(r["app_boot_us"])}
         line.update(self.resume())

@@ -4,8 +4,9 @@ game(keys): a clean data folder, the App built as main.py builds it (the board f
 SSD1306 on machine.I2C, NeoPixel, littlefs storage), then the scripted keys fed to
 App.step with a virtual clock (100 ms a press, 2 s a wait) as host_tools.sim.run_script
 feeds them. Each press is timed with ticks_us around App.step: key handling, drawing, the
-I2C transfer of the frame (show()) and the LED write. Prints "T us screen" for each
-press, then one "RESULT {json}" line.
+I2C transfer of the frame (show()) and the LED write. Between presses main.py's idle work
+runs as its loop runs it (_idle); a press that comes while it is under way waits, and that
+wait counts in the press. Prints "T us screen" for each press, then one "RESULT {json}" line.
 
 resume(): the App built over the record already on flash, timed to its first frame.
 profile(keys): the game again with the hot functions wrapped in timers (inclusive times).
@@ -69,15 +70,46 @@ def _keys(path):
         return f.read()
 
 
-def _play(app, keys, now, times, screens, names, acc):
-    """Feed keys; times[i] = us of press i, screens[i] = index in names of the screen that
-    took it. acc = [steps in which the collector ran, their us, max heap in use right after one].
-    Between presses, untimed, main.tidy() as main.py's loop calls it while nobody presses."""
-    i = 0
-    tidy = getattr(sys.modules.get("main"), "tidy", None)  # (firmware from before it: nothing)
-    for k in keys:
+FRAME_US = 10000  # main.FRAME_MS: the loop comes back after a frame while modules are wanted
+
+
+def _idle(app, gap_us, fetched):
+    """main.py's loop while nobody presses, for the gap_us until the next key: main.idle(app)
+    each frame (one module imported ahead, the garbage collected when the heap runs low), a
+    frame apart while more modules are wanted. Returns the us the key waits for the work
+    under way when it comes. fetched: [module, us] for each module imported here."""
+    main = sys.modules.get("main")
+    work = getattr(main, "idle", None)
+    if work is None:  # (firmware from before it: the garbage only, untimed)
+        tidy = getattr(main, "tidy", None)
         if tidy:
             tidy()
+        return 0
+    t = 0
+    while True:
+        n = len(app.fetched)
+        t0 = time.ticks_us()
+        more = work(app)
+        dt = time.ticks_diff(time.ticks_us(), t0)
+        if len(app.fetched) > n:
+            fetched.append([app.fetched[-1], dt])
+        t += dt
+        if t > gap_us:
+            return t - gap_us
+        if not more:
+            return 0
+        t += FRAME_US
+        if t >= gap_us:
+            return 0
+
+
+def _play(app, keys, now, times, screens, names, acc, fetched):
+    """Feed keys; times[i] = us of press i (with its wait for idle work under way),
+    screens[i] = index in names of the screen that took it. acc = [steps in which the
+    collector ran, their us, max heap in use right after one, presses that waited]."""
+    i = 0
+    for k in keys:
+        waited = _idle(app, 1000 * (WAIT_MS if k == WAIT else KEY_MS), fetched)
         if k == WAIT:
             now = time.ticks_add(now, WAIT_MS)
             app.step(now, None)
@@ -92,7 +124,9 @@ def _play(app, keys, now, times, screens, names, acc):
         app.step(now, k)
         dt = time.ticks_diff(time.ticks_us(), t0)
         a1 = gc.mem_alloc()
-        times[i] = dt
+        times[i] = dt + waited
+        if waited:
+            acc[3] += 1
         if a1 < a0:  # the heap shrank: the collector ran during this press
             acc[0] += 1
             acc[1] += dt
@@ -116,17 +150,19 @@ def game(path):
     times = array("i", bytes(4 * n))  # (MicroPython copies the bytes: n zeros)
     screens = bytearray(n)
     names = []
-    acc = [0, 0, 0]
+    acc = [0, 0, 0, 0]
+    fetched = []
     own = _live()
     app, boot_us = build()
     heap_boot = _live() - own
-    _play(app, keys, time.ticks_ms(), times, screens, names, acc)
+    _play(app, keys, time.ticks_ms(), times, screens, names, acc, fetched)
     heap_end = _live() - own
     s = app.session
     out = {"presses": n, "screens": names, "app_boot_us": boot_us,
            "heap_boot": heap_boot, "heap_end": heap_end, "heap_own": own,
            "heap_total": gc.mem_alloc() + gc.mem_free(),
            "gc_presses": acc[0], "gc_us": acc[1], "heap_after_gc_max": acc[2] - own if acc[0] else None,
+           "waited_presses": acc[3], "prefetched": fetched,
            "final": type(app.screen).__name__, "text": app.text(),
            "scores": list(s.scores) if s else None, "finished": s.finished if s else None,
            "shown_equals_buffer": _shown(app.display),
@@ -210,7 +246,7 @@ def profile(path, spec):
         PROFILE[label][0] = PROFILE[label][1] = 0  # count the game only, not the boot
     times = array("i", bytes(4 * n))
     screens = bytearray(n)
-    acc = [0, 0, 0]
-    _play(app, keys, time.ticks_ms(), times, screens, [], acc)
+    acc = [0, 0, 0, 0]
+    _play(app, keys, time.ticks_ms(), times, screens, [], acc, [])
     print("RESULT " + json.dumps({"presses": n, "total_us": sum(times), "gc_presses": acc[0],
                                   "gc_us": acc[1], "profile": PROFILE}))

@@ -7,7 +7,7 @@ Safe mode: hold BACK (three-button boards: OK) while powering on and the app doe
 start, so mpremote gets the REPL.
 
 Between frames the loop sleeps for as long as the App has nothing due (App.quiet_ms), a
-frame apart while a button is down. Where the board file says "sleep": "lightsleep" a
+frame apart while a button is down or while modules are still to be imported ahead (idle). Where the board file says "sleep": "lightsleep" a
 press wakes the chip (hal.clock, hal.buttons), so it sleeps up to NAP_MS, inside the
 watchdog's timeout (fed every loop); elsewhere it wakes at least every POLL_MS, so that a
 press is seen, debounced and drawn within 100 ms.
@@ -54,6 +54,15 @@ def tidy():
     the next key press."""
     if _mem_free is not None and _mem_free() < TIDY_FREE:
         gc.collect()
+
+
+def idle(app):
+    """The loop's work while nobody presses: import one module the next presses will need
+    (App.prefetch: 10-30 ms on a Pico; a press that comes meanwhile waits for it), then
+    collect the garbage if the heap runs low (tidy). True while more modules are wanted."""
+    more = app.prefetch()
+    tidy()
+    return more
 
 
 def watchdog(board):
@@ -105,8 +114,9 @@ def main():
             dog.feed()
         if buttons.busy():
             clock.sleep_ms(FRAME_MS)
+        elif idle(app):  # nobody is pressing: imports and garbage now, not in a press
+            clock.sleep_ms(FRAME_MS)  # more modules to import ahead
         else:
-            tidy()  # nobody is pressing: the garbage is collected now, not in a press
             nap(max(FRAME_MS, min(app.quiet_ms(clock.ticks_ms()), longest)))
 
 

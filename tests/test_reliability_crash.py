@@ -84,13 +84,15 @@ def test_main_loop_feeds_the_watchdog_each_frame(monkeypatch):
     del fed[:]
     board["watchdog"] = False
     assert main.watchdog(board) is None and fed == []
-    # the loop itself: three frames, then stop; one feed per frame. Between frames it sleeps
+    # the loop itself: four frames, then stop; one feed per frame. Between frames it sleeps
     # what the App says is quiet (at most NAP_MS, in a light sleep the buttons end: the Pico's
-    # board file asks for it), and a plain frame while a button is down.
+    # board file asks for it), and a plain frame while a button is down or while modules are
+    # still to be imported ahead.
     from hal import clock
     frames = []
     quiet = [5000, 30]
-    busy = [False, False, True]
+    busy = [False, False, False, True]
+    wanted = [True, False, False]
     armed = []
 
     class App:
@@ -103,10 +105,13 @@ def test_main_loop_feeds_the_watchdog_each_frame(monkeypatch):
         def quiet_ms(self, now):
             return quiet.pop(0)
 
+        def prefetch(self):
+            return wanted.pop(0)
+
     def sleeper(kind):
         def sleep(ms):
             frames.append((kind, ms))
-            if len(frames) == 3:
+            if len(frames) == 4:
                 raise Stop()
         return sleep
     monkeypatch.setattr(main, "load_board", lambda name: dict(board, watchdog=True))
@@ -128,5 +133,5 @@ def test_main_loop_feeds_the_watchdog_each_frame(monkeypatch):
     except Stop:
         pass
     assert armed == [True]
-    assert frames == [("light", main.NAP_MS), ("light", 30), ("plain", main.FRAME_MS)]
-    assert fed == [("timeout", main.WATCHDOG_MS), "feed", "feed", "feed"]
+    assert frames == [("plain", main.FRAME_MS), ("light", main.NAP_MS), ("light", 30), ("plain", main.FRAME_MS)]
+    assert fed == [("timeout", main.WATCHDOG_MS), "feed", "feed", "feed", "feed"]

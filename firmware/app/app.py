@@ -8,6 +8,11 @@ Boot replays data/current.jsonl and never raises.
 Screens form a stack (micro-gui's Screen.change/back): push() opens a screen over the
 current one, back() returns to the one below, show() replaces the current one, and home()
 starts again from the game's scoreboard (or its final standings, or the main menu).
+
+Modules are imported ahead (expect(), prefetch()): a board holds only the code of what is on
+screen, and a module imported from flash inside a press would cost that press 10-30 ms a
+module on a Pico, so a screen that knows what the next presses will import names it, and the
+main loop imports one module per idle frame.
 """
 import gc
 import sys
@@ -112,6 +117,9 @@ def traceback_lines(e):
 
 
 class App:
+    # what save_settings() imports, leaves first (the file is written with the record's dumps)
+    SETTINGS_WRITER = ("rules_core.errors", "rules_core.games", "rules_core.record", "app.settings")
+
     def __init__(self, display, leds, storage, clock, board):
         self.cv = Canvas(display)
         self.display = display
@@ -131,6 +139,8 @@ class App:
         self.now = 0
         self.dirty = True
         self.entered = 0  # events entered since boot (LedView redraws the seats when it moves)
+        self.wanted = []  # modules the next presses will import, in order (expect)
+        self.fetched = []  # those prefetch() imported that no game holds yet
         try:
             storage.ensure_dir(paths.DATA_DIR)
         except OSError as e:
@@ -186,6 +196,8 @@ class App:
             self.log("new game not saved: %s" % (e,))
             self.refuse("not saved: " + why(e))
             return
+        del self.wanted[:]  # the presses they were for have come
+        del self.fetched[:]  # and the game holds them now
         unload(MENUS)
         unload_other_games(game)
         self.home()
@@ -260,6 +272,8 @@ class App:
         if len(self.stack) > 1:
             self.stack.pop()
             self._top(self.stack[-1])
+            if type(self.screen) is MainMenu:
+                self.drop_fetched()  # a new game or the settings were left
         else:
             self.home()
 
@@ -268,6 +282,7 @@ class App:
         alone on the stack."""
         del self.stack[:]
         if self.session is None:
+            self.drop_fetched()
             self.push(MainMenu(self))
             return
         from app import scoreboard
@@ -278,6 +293,40 @@ class App:
 
     def main_menu(self):
         self.push(MainMenu(self))
+
+    # ---- modules imported ahead ----
+    def expect(self, names):
+        """The next presses will import `names` (leaves first, so that each import loads one
+        module): prefetch() imports them while nobody presses."""
+        for name in names:
+            if name not in self.wanted:
+                self.wanted.append(name)
+
+    def prefetch(self):
+        """Import the next module expect() named that is not loaded yet, one per call (the main
+        loop calls it in idle frames: a press that comes meanwhile waits for this one import);
+        True while more are wanted."""
+        wanted = self.wanted
+        while wanted:
+            name = wanted.pop(0)
+            if name not in sys.modules:
+                try:
+                    __import__(name)
+                except Exception as e:  # (MemoryError) the press that needs it imports it again
+                    self.log("prefetch %s: %s: %s" % (name, type(e).__name__, e))
+                    del wanted[:]
+                    return False
+                self.fetched.append(name)
+                break
+        return len(wanted) > 0
+
+    def drop_fetched(self):
+        """Back at the main menu: the presses the modules were imported for will not come, so
+        what prefetch() imported goes (an open game's modules were loaded before: never here)."""
+        del self.wanted[:]
+        if self.fetched:
+            unload(self.fetched)
+            del self.fetched[:]
 
     # ---- messages ----
     def say(self, text, ms=_TOAST_MS):

@@ -5,12 +5,24 @@ has one) -> the game's own set-up steps (Sintra: board check once, round colours
 Each step is a menu offering only what the rules allow. The first step is pushed over the
 main menu and each later one replaces it, so BACK at any step returns to the main menu.
 The games and their variants come from rules_core.games; the start player goes into the
-record as options.start.
+record as options.start. Once the game is chosen, what the later steps and the start of the
+game import is imported ahead (App.expect): the last step's press waits for no flash.
 """
 from rules_core.games import GAMES, game
 from app.ui import Menu
 from app import colours
-from app.entries import module
+
+# the screens a game's own set-up steps (app.entry_<key>.options) import
+OWN_STEPS = {"sintra": ("app.sintra_board",)}
+
+
+def needs(g):
+    """The modules the presses from the choice of game g to its scoreboard's entry menu
+    import, leaves first: the rules (base, then the game's), its entry screens (whose
+    options() run its own set-up steps), the record and the session (App.new_game), the
+    entry menu and the scoreboard."""
+    return (("rules_core.compat", "rules_core.base", g.module, "app.entry_" + g.key) + OWN_STEPS.get(g.key, ())
+            + ("rules_core.record", "rules_core.session", "app.entries", "app.scoreboard"))
 
 
 def start(app):
@@ -21,6 +33,7 @@ def start(app):
 
     def pick_game(key):
         g = cfg["game"] = game(key)
+        app.expect(needs(g))
         step("Variant", [(g.labels[i], _bind(pick_variant, g.variants[i])) for i in range(len(g.variants))])
 
     def pick_variant(v):
@@ -50,6 +63,7 @@ def start(app):
         ask_name()
 
     def finish(first):
+        from app.entries import module
         cfg["start"] = first
         module(cfg["game"].key).options(app, cfg["variant"], step, create)
 

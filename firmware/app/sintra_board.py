@@ -62,6 +62,7 @@ class BoardForm(Form):
         self.setting = setting
         self.then = then
         Form.__init__(self, app, title, fields, save=self._save, legal=_any)
+        app.expect(app.SETTINGS_WRITER)  # what its save imports
 
     def _update(self):
         left = len([f for f in self.fields if not f.sure])

@@ -1,0 +1,129 @@
+"""Modules imported ahead (App.expect / App.prefetch, main.idle): once a game is chosen in the
+new-game steps, the idle frames import exactly what the later presses would import, so no
+press imports a module; a game started that way plays to the end as usual; leaving the set-up
+for the main menu drops what was imported ahead.
+
+Each game runs in a bare interpreter that unloads modules as a board does (app.app's
+ON_BOARD), from a main menu that holds no rules core, as on a board after boot.
+"""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+PROBE = r'''
+import json, sys
+root, data, game, mode = sys.argv[1:5]
+sys.path[0:0] = [root, root + "/firmware", root + "/tests"]
+import test_app_games as games
+from rules_core import azul_engine, engine5211
+
+OURS = ("app", "rules_core", "hal", "boards", "paths", "main")
+
+
+def ours():
+    return set(m for m in sys.modules if m.split(".")[0] in OURS)
+
+
+if game == "azul":
+    header, events, scores = azul_engine.random_game(2, 5, "grey")[:3]
+elif game == "5211":
+    header, events, scores = engine5211.random_game(4, 3, "standard")[:3]
+for m in ours():  # the test's own imports gone: the App boots as on a board
+    del sys.modules[m]
+import app.app
+app.app.ON_BOARD = True  # unload as a board does
+import main
+
+log = {"prefetched": [], "pressed": [], "idle_frames": 0}
+
+
+class Driver(games.Driver):
+    """Presses keys; before each, with mode "prefetch" or "leave", main.py's idle work until
+    nothing is wanted. Logs what the idle work and the presses after the game's choice import."""
+    chosen = False
+
+    def press(self, k, times=1):
+        for _ in range(times):
+            if mode != "plain":
+                while True:
+                    before = ours()
+                    more = main.idle(self.app)
+                    log["prefetched"] += sorted(ours() - before)
+                    log["idle_frames"] += 1
+                    if not more:
+                        break
+            before = ours()
+            games.Driver.press(self, k)
+            if self.chosen:
+                log["pressed"] += sorted(ours() - before)
+            self.chosen = self.chosen or getattr(self.screen, "title", None) == "Variant"
+
+
+import pathlib
+d = Driver(pathlib.Path(data))
+if mode == "leave":
+    d.choose("New game")
+    d.choose({"azul": "Azul", "sintra": "Sintra", "garden": "Queen's", "5211": "5211"}[game])
+    d.press(games.OK)  # the first variant: one idle frame's work is done before it
+    d.press(games.BACK)  # back to the main menu
+    log["left_to"] = type(d.screen).__name__
+    log["wanted"] = list(d.app.wanted)
+    log["held"] = sorted(m for m in log["prefetched"] if m in sys.modules)
+elif game == "azul":
+    d.new_game("Azul", "grey", 2)
+    games.play_azul(d, header, events)
+    games.check_final(d, scores)
+elif game == "5211":
+    d.new_game("5211", "standard", 4)
+    games.play_5211(d, events, 4)
+    games.check_final(d, scores)
+elif game == "sintra":
+    d.new_game("Sintra", "side A", 2)
+    games.board_check(d, "A")  # the side's window values: a settings form saved
+    for c in games.ROUND_COLOURS:
+        d.choose(c)
+    games.play_sintra(d, games.sintra_events())
+    games.check_final(d)
+else:
+    d.new_game("Queen's Garden", "variant side", 2)
+    games.play_garden(d, games.garden_events("variant"))
+    games.check_final(d)
+log["screen"] = type(d.screen).__name__
+print(json.dumps(log))
+'''
+
+
+def run(tmp_path, game, mode):
+    data = tmp_path / mode / "data"
+    r = subprocess.run([sys.executable, "-c", PROBE, ROOT, str(data), game, mode], capture_output=True,
+                       text=True, cwd=ROOT, timeout=600, env=dict(os.environ, PYTHONPATH=""))
+    assert r.returncode == 0, r.stderr[-3000:]
+    return json.loads(r.stdout.splitlines()[-1])
+
+
+@pytest.mark.parametrize("game", ["azul", "sintra", "garden", "5211"])
+def test_idle_frames_import_exactly_what_the_presses_after_the_choice_of_game_import(tmp_path, game):
+    plain = run(tmp_path, game, "plain")
+    ahead = run(tmp_path, game, "prefetch")
+    # without idle work the presses import the rules, the entry screens, the session...
+    assert {"rules_core.session", "app.scoreboard", "app.entry_" + game} <= set(plain["pressed"])
+    # with it, the idle frames import the same modules, one per frame, and no press any
+    assert sorted(ahead["prefetched"]) == sorted(plain["pressed"])
+    assert len(set(ahead["prefetched"])) == len(ahead["prefetched"])
+    assert ahead["pressed"] == []
+    # and the game so started played to its final standings (check_final in the probe)
+    assert ahead["screen"] == plain["screen"] == "Final"
+    if game == "sintra":  # the board form's save: the settings writer came ahead too
+        assert "app.settings" in ahead["prefetched"]
+
+
+def test_leaving_the_new_game_steps_drops_what_was_imported_ahead(tmp_path):
+    got = run(tmp_path, "garden", "leave")
+    assert got["left_to"] == "MainMenu"
+    assert "rules_core.garden" in got["prefetched"] or "rules_core.compat" in got["prefetched"]
+    assert got["held"] == [] and got["wanted"] == []
