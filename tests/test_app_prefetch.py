@@ -1,6 +1,6 @@
-"""Modules imported ahead (App.expect / App.prefetch, main.idle): once a game is chosen in the
-new-game steps, the idle frames import exactly what the later presses would import, so no
-press imports a module; a game started that way plays to the end as usual; leaving the set-up
+"""Modules imported ahead (App.expect / App.prefetch, main.idle): at a main menu with no game
+open, the idle frames import the new-game steps; once a game is chosen, what the later presses
+would import. So no press imports a module; a game started that way plays to the end as usual; leaving the set-up
 for the main menu drops what was imported ahead.
 
 Each game runs in a bare interpreter that unloads modules as a board does (app.app's
@@ -44,8 +44,7 @@ log = {"prefetched": [], "pressed": [], "idle_frames": 0}
 
 class Driver(games.Driver):
     """Presses keys; before each, with mode "prefetch" or "leave", main.py's idle work until
-    nothing is wanted. Logs what the idle work and the presses after the game's choice import."""
-    chosen = False
+    nothing is wanted. Logs what the idle work and the presses import."""
 
     def press(self, k, times=1):
         for _ in range(times):
@@ -59,9 +58,7 @@ class Driver(games.Driver):
                         break
             before = ours()
             games.Driver.press(self, k)
-            if self.chosen:
-                log["pressed"] += sorted(ours() - before)
-            self.chosen = self.chosen or getattr(self.screen, "title", None) == "Variant"
+            log["pressed"] += sorted(ours() - before)
 
 
 import pathlib
@@ -107,11 +104,11 @@ def run(tmp_path, game, mode):
 
 
 @pytest.mark.parametrize("game", ["azul", "sintra", "garden", "5211"])
-def test_idle_frames_import_exactly_what_the_presses_after_the_choice_of_game_import(tmp_path, game):
+def test_idle_frames_import_exactly_what_the_presses_import(tmp_path, game):
     plain = run(tmp_path, game, "plain")
     ahead = run(tmp_path, game, "prefetch")
-    # without idle work the presses import the rules, the entry screens, the session...
-    assert {"rules_core.session", "app.scoreboard", "app.entry_" + game} <= set(plain["pressed"])
+    # without idle work the presses import the new-game steps, the rules, the entry screens...
+    assert {"app.setup", "rules_core.session", "app.scoreboard", "app.entry_" + game} <= set(plain["pressed"])
     # with it, the idle frames import the same modules, one per frame, and no press any
     assert sorted(ahead["prefetched"]) == sorted(plain["pressed"])
     assert len(set(ahead["prefetched"])) == len(ahead["prefetched"])

@@ -64,6 +64,8 @@ def other_games(game):
     return [m for g in GAMES if g.key != game for m in (g.module, "app.entry_" + g.key)]
 
 
+# what the New game press imports, leaves first
+NEW_GAME = ("rules_core.errors", "rules_core.games", "app.setup")
 # modules a game in play does not need: the menus, the new-game steps, the settings file
 MENUS = ("app.system", "app.setup", "app.history", "app.settings", "app.sintra_board")
 # modules only the start needs: the settings reader, the devices' builders and the board
@@ -84,6 +86,8 @@ class MainMenu(Menu):
 
     def __init__(self, app):
         items = [("Resume", app.home)] if app.session is not None else []
+        if app.session is None:  # New game is the likely press: its first step loads meanwhile
+            app.expect(NEW_GAME)
         items += [("New game", lambda: _module("setup").start(app)),
                   ("History", lambda: app.push(_module("history").History(app))),
                   ("Settings", lambda: app.push(_module("system").Settings(app)))]
@@ -308,6 +312,9 @@ class App:
         while wanted:
             name = wanted.pop(0)
             if name not in sys.modules:
+                pkg = name.rpartition(".")[0]
+                if pkg and pkg not in sys.modules:  # the package comes with it, and goes with it
+                    self.fetched.append(pkg)
                 try:
                     __import__(name)
                 except Exception as e:  # (MemoryError) the press that needs it imports it again
