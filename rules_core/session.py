@@ -248,7 +248,8 @@ class Session:
     def standings(self):
         """[(rank, player)] best first; equal rank keys share a rank (1, 1, 3)."""
         keys = [self.rules.rank_key(p) for p in range(len(self.players))]
-        order = sorted(range(len(keys)), key=lambda p: (tuple(-k for k in keys[p]), p))
+        # bigger keys first, then the lower seat: the same order on MicroPython, whose sort is not stable
+        order = sorted(range(len(keys)), key=lambda p: keys[p] + (-p,), reverse=True)
         out = []
         for i in range(len(order)):
             p = order[i]

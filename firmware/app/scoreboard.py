@@ -14,10 +14,11 @@ from app import colours
 LEGEND = {"S": "S=starts", "!": "!=to do", "S!": "S=starts !=to do"}
 
 
-def standings_rows(s):
-    """A row per player in rank order, then the legend of the flags shown (if any)."""
+def standings_rows(s, pending):
+    """A row per player in rank order, then the legend of the flags shown (if any); pending:
+    s.pending(), which the caller has (working it out costs a Pico ~1.5 ms)."""
     rows = []
-    waiting = [p for _, p in s.pending()]
+    waiting = [p for _, p in pending]
     shown = ""
     for rank, p in s.standings():
         flags = ("S" if p == s.start_player and s.info.has_start_player and not s.finished else "") + \
@@ -58,11 +59,11 @@ class Scoreboard(_Board):
     def __init__(self, app):
         s = app.session
         total = s.rounds_total
-        rows = standings_rows(s)
+        waiting = s.pending()
+        rows = standings_rows(s, waiting)
         c = s.bonus_colour()
         if c:
             rows.append("bonus %s (%s)" % (colours.label(c, s.info.unverified), colours.letter(c)))
-        waiting = s.pending()
         if waiting:
             e, p = waiting[0]
             rows.append("next %s %s" % (e, s.players[p] if p is not None else ""))
@@ -89,7 +90,7 @@ class Final(_Board):
         self.won = r["winners"]
         title = "%s final" % session.info.short if r["finished"] else "%s R%d" % (
             session.info.short, r["round"])
-        rows = standings_rows(session)
+        rows = standings_rows(session, session.pending())
         names = [session.players[p] for p in self.won]
         if names:
             rows.append("won: " + ", ".join(names))
