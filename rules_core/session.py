@@ -198,9 +198,12 @@ class Session:
 
     def preview(self, ev):
         """Score change per player that `ev` would cause, without entering it."""
-        after = self.trial(ev).scores
+        return self.deltas(self.trial(ev))
+
+    def deltas(self, after):
+        """Score change per player from the current state to `after` (a trial())."""
         now = self.rules.scores
-        return [after[p] - now[p] for p in range(len(now))]
+        return [after.scores[p] - now[p] for p in range(len(now))]
 
     # --- reading the state ---
     @property

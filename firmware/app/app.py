@@ -216,12 +216,13 @@ class App:
         self.session = None
         return True
 
-    def enter(self, ev):
+    def enter(self, ev, after=None):
         """Enter an event: True once its line is on flash and the game applied it. Refused
         by the rules, or not saved (the flash is full...), it says why and returns False, and
-        the screen that entered it stays as it is."""
+        the screen that entered it stays as it is. after: Session.trial(ev), when the screen
+        has it."""
         try:
-            self.records.add(self.session, ev)
+            self.records.add(self.session, ev, after)
         except ValueError as e:
             self.refuse(str(e))
             return False

@@ -83,20 +83,21 @@ class Records:
         self.storage.write_atomic(paths.CURRENT, dumps(header) + "\n")
         return Session(header)
 
-    def add(self, session, ev):
-        """Check ev, put its line on flash, then apply it to the session.
+    def add(self, session, ev, after=None):
+        """Check ev (unless `after`, session.trial(ev), is given), put its line on flash,
+        then apply it to the session.
 
         ValueError: refused by the rules (nothing written). OSError: not saved (the file is
         as before the call). Either way the session is unchanged.
         """
         from rules_core.record import dumps
         e = ev.get("e") if type(ev) is dict else None
-        after = None  # the state after ev: checked here, taken by the session once on flash
+        # the state after ev: checked here (or by the screen), taken by the session once on flash
         if e == "undo" or e == "redo":
             if not (session.can_undo() if e == "undo" else session.can_redo()):
                 from rules_core.errors import RuleError
                 raise RuleError("nothing to " + e)
-        elif e != "note":
+        elif e != "note" and after is None:
             after = session.trial(ev)
         text = dumps(ev)
         start = self.storage.append_line(paths.CURRENT, text, create=False)

@@ -291,6 +291,7 @@ class Form(ListScreen):
         self.legal = legal or self._legal_event
         self.note = ""
         self._checked = None  # the points of the values the last _why() accepted (_legal_event)
+        self._after = None    # (the session's state, the state after them) of that check
         self._why_of = None   # the values _why() checked last, and what it said
         self._why_was = None
         self._deltas = None   # the points the save row shows
@@ -312,14 +313,23 @@ class Form(ListScreen):
         return [f.value() for f in self.fields]
 
     def _legal_event(self, values):
-        self._checked = self.app.session.preview(self.build(values))
+        self._check(values)
+
+    def _check(self, values):
+        """The rules' check of the entry the values build: its points per player, kept with
+        the state it makes, which the save enters (no second copy and apply of the rules)."""
+        s = self.app.session
+        after = s.trial(self.build(values))
+        self._checked = s.deltas(after)
+        self._after = (s.rules, after)
+        return self._checked
 
     def _why(self):
         """None when the values are legal, else the ValueError saying why not."""
         values = self.values()
         if values == self._why_of:  # asked again (a form's first values): the same answer
             return self._why_was
-        self._checked = None
+        self._checked = self._after = None
         self._why_of = values
         try:
             self.legal(values)
@@ -330,6 +340,14 @@ class Form(ListScreen):
 
     def _ok(self):
         return self._why() is None
+
+    def _checked_state(self):
+        """The state after the values on screen, when _legal_event() made it from the
+        session's state as it still is; else None (the record's writer checks again)."""
+        a = self._after
+        if a is not None and self.values() == self._why_of and a[0] is self.app.session.rules:
+            return a[1]
+        return None
 
     def _turn(self, i, step, explain=False):
         """Move field i to its next legal value, adjusting a later `follows` field if that
@@ -390,7 +408,7 @@ class Form(ListScreen):
         if self.build and not self.save:
             try:
                 # the check that accepted these values previewed them already
-                deltas = self._checked or self.app.session.preview(self.build(self.values()))
+                deltas = self._checked or self._check(self.values())
             except ValueError:
                 pass
         if deltas != self._deltas or not rows[n]:
@@ -432,7 +450,7 @@ class Form(ListScreen):
                 self.cursor += 1
             elif self.save:
                 self.save(self.values())
-            elif self.app.enter(self.build(self.values())):
+            elif self.app.enter(self.build(self.values()), self._checked_state()):
                 (self.done or self.app.home)()
         elif base == BACK:
             (self.back or self.app.back)()
