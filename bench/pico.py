@@ -163,7 +163,9 @@ class Bench:
             by.setdefault(r["screens"][s], []).append(us)
         line = {"game": name, "presses": r["presses"], "median_ms": med, "p90_ms": p90, "max_ms": mx,
                 "heap_boot_kb": round(r["heap_boot"] / 1024, 1), "heap_end_kb": round(r["heap_end"] / 1024, 1),
-                "heap_after_gc_max_kb": None if r["heap_after_gc_max"] is None else round(r["heap_after_gc_max"] / 1024, 1), "gc_presses": r["gc_presses"],
+                "heap_after_gc_max_kb": None if r["heap_after_gc_max"] is None else round(
+                    r["heap_after_gc_max"] / 1024, 1),
+                "gc_presses": r["gc_presses"],
                 "waited_presses": r.get("waited_presses"),
                 "prefetch_ms": {m: ms(us) for m, us in r.get("prefetched", [])},
                 "i2c_bytes_per_press": round(i2c / r["presses"]), "boot_ms": boot_ms,

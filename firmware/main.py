@@ -7,10 +7,11 @@ Safe mode: hold BACK (three-button boards: OK) while powering on and the app doe
 start, so mpremote gets the REPL.
 
 Between frames the loop sleeps for as long as the App has nothing due (App.quiet_ms), a
-frame apart while a button is down or while modules are still to be imported ahead (idle). Where the board file says "sleep": "lightsleep" a
-press wakes the chip (hal.clock, hal.buttons), so it sleeps up to NAP_MS, inside the
-watchdog's timeout (fed every loop); elsewhere it wakes at least every POLL_MS, so that a
-press is seen, debounced and drawn within 100 ms.
+frame apart while a button is down or while modules are still to be imported ahead (idle).
+Where the board file says "sleep": "lightsleep" a press wakes the chip (hal.clock,
+hal.buttons), so it sleeps up to NAP_MS, inside the watchdog's timeout (fed every loop);
+elsewhere it wakes at least every POLL_MS, so that a press is seen, debounced and drawn
+within 100 ms.
 """
 import gc
 

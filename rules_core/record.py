@@ -116,10 +116,10 @@ def _ordered(obj):
         return out
     if t is list or t is tuple:
         for x in obj:
-            t = type(x)
-            if t is dict or t is list or t is tuple:
+            tx = type(x)
+            if tx is dict or tx is list or tx is tuple:
                 return [_ordered(x) for x in obj]
-            if not (t is str or t is int or x is None or t is bool or t is float):
+            if not (tx is str or tx is int or x is None or tx is bool or tx is float):
                 raise TypeError("cannot serialise %r" % (x,))
     elif not (t is str or t is int or obj is None or t is bool or t is float):
         raise TypeError("cannot serialise %r" % (obj,))
