@@ -60,8 +60,8 @@ def unload(names):
 def other_games(game):
     """The rules and entry-screen modules of every other title: a board's heap holds the code
     of one game (module bytecode loaded from .mpy files lives on the heap)."""
-    from rules_core.games import GAMES
-    return [m for g in GAMES if g.key != game for m in (g.module, "app.entry_" + g.key)]
+    from rules_core.games import games
+    return [m for g in games() if g.key != game for m in (g.module, "app.entry_" + g.key)]
 
 
 # what the New game press imports, leaves first

@@ -8,7 +8,7 @@ The games and their variants come from rules_core.games; the start player goes i
 record as options.start. Once the game is chosen, what the later steps and the start of the
 game import is imported ahead (App.expect): the last step's press waits for no flash.
 """
-from rules_core.games import GAMES, game
+from rules_core.games import game, games
 from app.ui import Menu
 from app import colours
 
@@ -72,7 +72,7 @@ def start(app):
             options["start"] = cfg["start"]
         app.new_game(cfg["game"].key, cfg["variant"], cfg["names"], options)
 
-    app.push(Menu(app, "Game", [(g.name, _bind(pick_game, g.key)) for g in GAMES]))
+    app.push(Menu(app, "Game", [(g.name, _bind(pick_game, g.key)) for g in games()]))
 
 
 def _bind(fn, arg):
