@@ -131,16 +131,6 @@ class AzulRules(Rules):
                     out |= 1 << (k * 5 + c)
         return out
 
-    def free_colours(self, p, row):
-        """Colours (indices) that a complete line of `row` (1..5) can still put on p's wall."""
-        free = self.free_cells(p, row)
-        return [k for k in range(5) if free >> (k * 5) & 0b11111]
-
-    def grey_columns(self, p, row, colour):
-        """Grey wall: legal 1-based columns for `colour` (index) in `row` (1..5)."""
-        free = self.free_cells(p, row)
-        return [c + 1 for c in range(5) if free >> (colour * 5 + c) & 1]
-
     def wall_entered(self, p):
         return self._walled[p] is not None
 

@@ -28,11 +28,23 @@ def play(rounds, n=2, variant="colored"):
     return s
 
 
+def free_colours(r, p, row):
+    """Colours (indices) that a complete line of `row` can still put on p's wall."""
+    free = r.free_cells(p, row)
+    return [k for k in range(5) if free >> (k * 5) & 0b11111]
+
+
+def grey_columns(r, p, row, colour):
+    """Grey wall: the 1-based columns `colour` may take in `row`."""
+    free = r.free_cells(p, row)
+    return [c + 1 for c in range(5) if free >> (colour * 5 + c) & 1]
+
+
 def test_wall_pattern_rows_shift_right():
     """Player board (setup): row 1 reads blue yellow red black white, each row below shifted one step right."""
     assert COLOURS == ("blue", "yellow", "red", "black", "white")
     r = AzulRules("colored", 2, {})
-    assert r.free_colours(0, 1) == [0, 1, 2, 3, 4]
+    assert free_colours(r, 0, 1) == [0, 1, 2, 3, 4]
     s = play([[wall(0, [[2, "white"]]), wall(1, [])]])
     assert s.rules.cells[0][5 + 0] == COLOURS.index("white") + 1  # row 2 starts with white
 
@@ -198,7 +210,7 @@ def test_start_player_follows_the_marker():
 def test_grey_wall_column_rule():
     """變體規則: any cell of the row, but no column may hold two tiles of one colour."""
     s = play([[wall(0, [[1, 3, "blue"]]), wall(1, [])]], variant="grey")
-    assert s.rules.grey_columns(0, 2, COLOURS.index("blue")) == [1, 2, 4, 5]
+    assert grey_columns(s.rules, 0, 2, COLOURS.index("blue")) == [1, 2, 4, 5]
     raises(RuleError, s.add, wall(0, [[2, 3, "blue"]]), match="column 3 already has blue on the wall")
     raises(RuleError, s.add, wall(0, [[1, 3, "red"]]), match="row 1, column 3 is already filled")
     raises(RuleError, s.add, wall(0, [[2, 1, "red"], [3, 1, "red"]]), match="column 1 already has red")
@@ -215,8 +227,8 @@ def test_grey_wall_overflow_to_floor():
               [wall(0, [[2, 3, "black"]]), wall(1, [])],
               [wall(0, [[2, 4, "white"]]), wall(1, [])]], variant="grey")
     blue = COLOURS.index("blue")
-    assert s.rules.grey_columns(0, 2, blue) == []
-    assert blue not in s.rules.free_colours(0, 2)
+    assert grey_columns(s.rules, 0, 2, blue) == []
+    assert blue not in free_colours(s.rules, 0, 2)
     raises(RuleError, s.add, wall(0, [[2, 5, "blue"]]), match="column 5 already has blue")
     assert overflow_floor(3, 2) == 5
     assert overflow_floor(6, 4) == 7
