@@ -66,12 +66,6 @@ def floor_penalty(slots):
     return sum(FLOOR_PENALTY[:slots])
 
 
-def overflow_floor(floor, row):
-    """Grey wall: a complete line of `row` (1..5) with no legal cell drops all its tiles to
-    the floor; tiles beyond the 7th slot go to the lid and cost nothing (seed 002 變體規則)."""
-    return min(FLOOR_SLOTS, floor + row)
-
-
 def complete_rows(mask):
     return sum(1 for r in range(5) if (mask >> (r * 5)) & FULL_ROW == FULL_ROW)
 

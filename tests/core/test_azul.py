@@ -1,6 +1,6 @@
 """Azul (2017) scoring. Numbers worked by hand from the rulebook (seed 002, zh-TW; seed 003, ja)."""
 from checks import raises
-from rules_core.azul import AzulRules, placement_points, floor_penalty, overflow_floor, COLOURS
+from rules_core.azul import AzulRules, placement_points, floor_penalty, COLOURS
 from rules_core.errors import RuleError, RecordError
 from rules_core.record import new_header, dumps
 from rules_core.session import replay
@@ -230,8 +230,11 @@ def test_grey_wall_overflow_to_floor():
     assert grey_columns(s.rules, 0, 2, blue) == []
     assert blue not in free_colours(s.rules, 0, 2)
     raises(RuleError, s.add, wall(0, [[2, 5, "blue"]]), match="column 5 already has blue")
-    assert overflow_floor(3, 2) == 5
-    assert overflow_floor(6, 4) == 7
+    before = s.scores[0]
+    s.add(wall(0, [], floor=2))  # the two blue tiles on floor slots 1 and 2: -1 -1
+    assert s.scores[0] == before - 2
+    # the floor has 7 slots: tiles beyond them go to the lid, so 7 is the most entered
+    raises(RecordError, s.add, wall(1, [], floor=8), match="wall floor must be a whole number 0..7")
 
 
 BLUE_ROWS = [[r, "blue"] for r in range(1, 6)]   # lines 1..5 complete in blue: 15 tiles
