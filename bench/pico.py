@@ -24,7 +24,8 @@ press only where the press came while it was under way. One JSON line per game:
                               no 60 ms safe-mode window): imports, replay, first frame
   by_screen                   {screen class: [presses, median ms, max ms]}
   over_40ms                   every press above 40 ms: [press number, screen, key, ms]
---profile: the games again with hot functions wrapped in timers; inclusive ms per function.
+--profile: the games again with hot functions wrapped in timers; inclusive ms per function,
+and for each press over 40 ms (over_40ms) the ms of each timed function it ran.
 --resume FILE: power-on and App resume over FILE as data/current.jsonl (no games).
 The emulator started here is always stopped, by its PID.
 """
@@ -75,7 +76,23 @@ PROFILE = [
     ("app.entry_azul", "WallForm", "_make_cells", "WallForm._make_cells"),
     ("app.scoreboard", "Scoreboard", "__init__", "Scoreboard.__init__"),
     ("app.leds", "LedView", "update", "LedView.update"),
-    ("hal.storage", "", "append_line", "storage.append_line"),
+    ("hal.storage", "Storage", "append_line", "storage.append_line"),
+    ("hal.storage", "Storage", "write_atomic", "storage.write_atomic"),
+    ("hal.storage", "Storage", "move_to_history", "storage.move_to_history"),
+    ("app.records", "Records", "start", "Records.start"),
+    ("app.app", "App", "new_game", "App.new_game"),
+    ("app.app", "", "unload", "unload"),
+    ("app.scoreboard", "Final", "__init__", "Final.__init__"),
+    ("rules_core.record", "", "dumps", "record.dumps"),
+    ("rules_core.session", "Session", "result", "Session.result"),
+    ("rules_core.session", "Session", "standings", "Session.standings"),
+    ("rules_core.session", "Session", "pending", "Session.pending"),
+    ("rules_core.session", "Session", "__init__", "Session.__init__"),
+    ("rules_core.azul", "AzulRules", "apply", "rules.apply"),
+    ("rules_core.game5211", "Rules5211", "apply", "rules.apply"),
+    ("rules_core.garden", "GardenRules", "apply", "rules.apply"),
+    ("rules_core.sintra", "SintraRules", "apply", "rules.apply"),
+    ("app.ui", "Canvas", "lines", "Canvas.lines"),
     ("ssd1306", "SSD1306", "show", "display.show"),  # micropython-lib's driver
     ("hal.ssd1306_delta", "SSD1306Delta", "show", "display.show"),  # the driver that sends changes
     ("hal.ssd1306_delta", "SSD1306Delta", "fill", "display.fill"),
@@ -192,14 +209,26 @@ class Bench:
     def profile(self, name):
         emu = self.emu or self.start()
         spec = [s for s in PROFILE]
-        r = emu.result("import picobench\npicobench.profile(%r, %r)" % (key_file(name), spec))
+        out = emu.mpremote("exec", "import picobench\npicobench.profile(%r, %r)" % (key_file(name), spec),
+                           timeout=3600)
+        r, slow = None, []
+        for text in out.splitlines():
+            if text.startswith("S "):  # a press over 40 ms: number, us, screen, label=us;...
+                _, i, us, screen, parts = (text.split(" ", 4) + [""])[:5]
+                slow.append([int(i) + 1, screen, ms(int(us)),
+                             {lb: ms(int(v)) for lb, v in (p.split("=") for p in parts.split(";") if p)}])
+            elif text.startswith("RESULT "):
+                r = json.loads(text[7:])
+        if r is None:
+            raise RuntimeError("no result from the board:\n%s" % out[-3000:])
         n = r["presses"]
         rows = sorted(r["profile"].items(), key=lambda kv: -kv[1][0])
         return {"game": name, "presses": n, "ms_per_press": ms(r["total_us"] / n),
                 "gc_presses": r["gc_presses"], "gc_ms_per_press_with_gc": ms(r["gc_us"] / max(1, r["gc_presses"])),
                 "profile": {label: {"ms_per_press": round(us / 1000 / n, 2), "calls_per_press": round(c / n, 2),
                                     "ms_per_call": round(us / 1000 / c, 2) if c else 0}
-                            for label, (us, c) in rows if c}}
+                            for label, (us, c) in rows if c},
+                "over_40ms": slow}
 
 
 def main(argv):

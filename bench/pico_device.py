@@ -9,7 +9,8 @@ runs as its loop runs it (_idle); a press that comes while it is under way waits
 wait counts in the press. Prints "T us screen" for each press, then one "RESULT {json}" line.
 
 resume(): the App built over the record already on flash, timed to its first frame.
-profile(keys): the game again with the hot functions wrapped in timers (inclusive times).
+profile(keys): the game again with the hot functions wrapped in timers (inclusive times),
+and for each press over 40 ms the times of the functions it ran.
 Keys file: one byte a key (hal.keys codes), WAIT for "no key, let two seconds pass".
 """
 import binascii
@@ -103,10 +104,11 @@ def _idle(app, gap_us, fetched):
             return 0
 
 
-def _play(app, keys, now, times, screens, names, acc, fetched):
+def _play(app, keys, now, times, screens, names, acc, fetched, probe=None):
     """Feed keys; times[i] = us of press i (with its wait for idle work under way),
     screens[i] = index in names of the screen that took it. acc = [steps in which the
-    collector ran, their us, max heap in use right after one, presses that waited]."""
+    collector ran, their us, max heap in use right after one, presses that waited].
+    probe: (before(), after(i, us, collected)) called around each press (profile)."""
     i = 0
     for k in keys:
         waited = _idle(app, 1000 * (WAIT_MS if k == WAIT else KEY_MS), fetched)
@@ -119,11 +121,15 @@ def _play(app, keys, now, times, screens, names, acc, fetched):
         if name not in names:
             names.append(name)
         screens[i] = names.index(name)
+        if probe:
+            probe[0]()
         a0 = gc.mem_alloc()
         t0 = time.ticks_us()
         app.step(now, k)
         dt = time.ticks_diff(time.ticks_us(), t0)
         a1 = gc.mem_alloc()
+        if probe:
+            probe[1](i, dt + waited, a1 < a0)
         times[i] = dt + waited
         if waited:
             acc[3] += 1
@@ -233,7 +239,31 @@ def _profiled(spec):
             pass
 
 
-def profile(path, spec):
+def _slow(app, names, screens, slow_us):
+    """The probe that prints, for each press over slow_us, "S press us screen" and the
+    inclusive us of each timed function in it ("label=us;..."), largest first ("gc=1": the
+    collector ran in it)."""
+    labels = list(PROFILE)
+    before = array("i", bytes(4 * len(labels)))
+
+    def mark():
+        for j in range(len(labels)):
+            before[j] = PROFILE[labels[j]][0]
+
+    def done(i, us, collected):
+        if us <= slow_us:
+            return
+        parts = [(1, "gc")] if collected else []
+        for j in range(len(labels)):
+            d = PROFILE[labels[j]][0] - before[j]
+            if d:
+                parts.append((d, labels[j]))
+        parts.sort(reverse=True)
+        print("S", i, us, names[screens[i]], ";".join("%s=%d" % (l, d) for d, l in parts))
+    return mark, done
+
+
+def profile(path, spec, slow_us=40000):
     _rmtree("data")
     keys = _keys(path)
     _profiled(spec)
@@ -247,6 +277,7 @@ def profile(path, spec):
     times = array("i", bytes(4 * n))
     screens = bytearray(n)
     acc = [0, 0, 0, 0]
-    _play(app, keys, time.ticks_ms(), times, screens, [], acc, [])
+    names = []
+    _play(app, keys, time.ticks_ms(), times, screens, names, acc, [], _slow(app, names, screens, slow_us))
     print("RESULT " + json.dumps({"presses": n, "total_us": sum(times), "gc_presses": acc[0],
                                   "gc_us": acc[1], "profile": PROFILE}))
