@@ -7,7 +7,7 @@ Safe mode: hold BACK (three-button boards: OK) while powering on and the app doe
 start, so mpremote gets the REPL.
 
 Between frames the loop sleeps for as long as the App has nothing due (App.quiet_ms), a
-frame apart while a button is down or while modules are still to be imported ahead (idle).
+frame apart while a button is down or while work is left to do ahead (idle).
 Where the board file says "sleep": "lightsleep" a press wakes the chip (hal.clock,
 hal.buttons), so it sleeps up to NAP_MS, inside the watchdog's timeout (fed every loop);
 elsewhere it wakes at least every POLL_MS, so that a press is seen, debounced and drawn
@@ -59,9 +59,10 @@ def tidy():
 
 def idle(app):
     """The loop's work while nobody presses: import one module the next presses will need
-    (App.prefetch: 10-30 ms on a Pico; a press that comes meanwhile waits for it), then
-    collect the garbage if the heap runs low (tidy). True while more modules are wanted."""
-    more = app.prefetch()
+    (App.prefetch: 10-30 ms on a Pico) or do a piece of the screen's work ahead (App.ahead;
+    a press that comes meanwhile waits for it), then collect the garbage if the heap runs
+    low (tidy). True while more is left."""
+    more = app.ahead()
     tidy()
     return more
 

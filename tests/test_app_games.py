@@ -337,6 +337,8 @@ def test_garden_complete_game(tmp_path, variant, label):
         # points 5+6+7+8 = 26 - 2 (reserve 1 - 3) + groups 7 + 8 + the side's end bonus 7 = 55;
         # Blue 15 - 24 (4 buys) + 26 + 4 pillars + end bonus 12 = 33
         assert r["scores"] == [55, 33]
+        while d.app.ahead():  # the idle frames after the last press add the breakdowns
+            pass
         rows = d.screen.rows()
         assert rows.index("side bonus 7") < rows.index("- Blue") < rows.index("side bonus 12")
 
@@ -415,3 +417,27 @@ def test_a_form_save_enters_the_state_its_check_made(tmp_path, monkeypatch):
     assert on_flash.scores == d.app.session.scores
     gained = ["%s%+d" % (NAMES[p][:3], d.app.session.scores[p]) for p in range(4) if d.app.session.scores[p]]
     assert shown == "save " + (" ".join(gained) or "+0")  # the first play: points from 0
+
+
+def test_the_end_round_confirm_enters_the_state_its_check_made(tmp_path, monkeypatch):
+    """The end-round confirmation has no values to turn: the check that gave its save row's
+    points is the one its OK enters, not a second copy and apply of the rules' state. The
+    round closes as a replay of the record closes it."""
+    from rules_core import engine5211
+    from rules_core.session import Session
+    header, events, scores = engine5211.random_game(4, 3, "standard")[:3]
+    d = Driver(tmp_path)
+    d.new_game("5211", "standard", 4)
+    play_5211(d, events[:events.index({"e": "end_round"})], 4)
+    d.entry("End round")
+    shown = d.screen.rows()[-1]
+    trials = []
+    real = Session.trial
+    monkeypatch.setattr(Session, "trial", lambda s, ev: trials.append(ev) or real(s, ev))
+    d.press(OK)
+    assert trials == []
+    assert type(d.screen).__name__ == "Scoreboard" and d.app.session.round == 2
+    on_flash = replay(d.record())[0]
+    assert on_flash.round == 2 and on_flash.scores == d.app.session.scores
+    gained = ["%s%+d" % (NAMES[p][:3], on_flash.scores[p]) for p in range(4) if on_flash.scores[p]]
+    assert shown == "save " + (" ".join(gained) or "+0")

@@ -198,6 +198,41 @@ def test_finished_game_goes_to_history(tmp_path):
         open(os.path.join(d.data, "history", "000001.jsonl")).read())[0].winners()
 
 
+def test_final_standings_show_whole_and_add_the_breakdowns_below_later(tmp_path):
+    """The press that ends the game shows the final standings' first screen whole; each
+    player's breakdown below it comes in the idle frames after that press (App.ahead), or at
+    the first scroll when none came: the same rows either way, every player's breakdown
+    from the rules, and the screen as it was."""
+    from rules_core import engine5211
+    from test_app_games import play_5211
+    events = engine5211.random_game(4, 3, "standard")[1]
+    idle, scroll = Driver(tmp_path / "idle"), Driver(tmp_path / "scroll")
+    for d in (idle, scroll):
+        d.new_game("5211", "standard", 4)
+        play_5211(d, events, 4)
+        assert type(d.screen).__name__ == "Final"
+    s = idle.app.session
+    first, frames = idle.app.text(), idle.display.frames
+    assert len(first) == 8 and first[0] == "5211 final"  # the title and 7 rows
+    frames_ahead = 1
+    while idle.app.ahead():
+        frames_ahead += 1
+    idle.wait()
+    assert frames_ahead == 3  # the first player's came with the press, one a frame after it
+    assert idle.app.text() == first and idle.display.frames == frames  # nothing redrawn
+    scroll.press(DOWN)
+    assert scroll.rows() == idle.rows()
+    rows = idle.rows()
+    for p in range(4):
+        b = s.result()["breakdown"][p]
+        at = rows.index("- " + s.players[p])
+        assert rows[at + 1:at + len(b)] == [
+            "%s %s" % (k.replace("_", " "), b[k]) for k in sorted(b) if k != "total"]
+    idle.press(DOWN)
+    assert idle.app.text()[1:] == rows[1:8]
+    assert scroll.app.text() == idle.app.text()
+
+
 def test_sintra_setup_offers_each_later_round_colour_once(tmp_path):
     """Sintra setup 7: rounds II..VI show each glass colour once."""
     d = Driver(tmp_path)

@@ -47,14 +47,16 @@ def _unload(name):
             delattr(sys.modules[pkg], attr)
 
 
-def unload(names):
+def unload(names, collect=True):
     """Drop modules, imported again when next needed: on a board their bytecode is heap the
-    game's screens can use. Only there: on a desktop a class a test imported must stay the
-    one in use."""
+    game's screens can use (after a collection: now, or with collect=False the next one,
+    which the main loop runs between presses once the heap runs low). Only there: on a
+    desktop a class a test imported must stay the one in use."""
     if ON_BOARD:
         for name in names:
             _unload(name)
-        gc.collect()
+        if collect:
+            gc.collect()
 
 
 def other_games(game):
@@ -201,7 +203,8 @@ class App:
             return
         del self.wanted[:]  # the presses they were for have come
         del self.fetched[:]  # and the game holds them now
-        unload(other_games(game) + list(MENUS))  # one collection: a Pico's takes ~10 ms
+        # not collected in this press (a Pico's collection here took 20 ms): between presses
+        unload(other_games(game) + list(MENUS), collect=False)
         self.home()
 
     def archive(self):
@@ -325,6 +328,15 @@ class App:
                 self.fetched.append(name)
                 break
         return len(wanted) > 0
+
+    def ahead(self):
+        """The main loop's work in an idle frame: the next module expect() named imported
+        (prefetch), else the screen's own work ahead (Screen.ahead), a piece a frame; True
+        while more is left."""
+        if self.wanted:
+            self.prefetch()
+            return True  # (the screen's work, if any, in the next frame)
+        return self.screen.ahead()
 
     def drop_fetched(self):
         """Back at the main menu: the presses the modules were imported for will not come, so

@@ -12,23 +12,31 @@ from app import colours
 
 # what the flags mean, on the row under the standings (16 characters with both)
 LEGEND = {"S": "S=starts", "!": "!=to do", "S!": "S=starts !=to do"}
+FLAGS = ("", "!", "S", "S!")  # by 2 * starts + has an entry to make
 
 
 def standings_rows(s, pending):
     """A row per player in rank order, then the legend of the flags shown (if any); pending:
-    s.pending(), which the caller has (working it out costs a Pico ~1.5 ms)."""
+    s.pending(), which the caller has (working it out costs a Pico ~1.5 ms). Each row is
+    one format and no other new object: a small allocation costs a Pico 60-80 us."""
     rows = []
-    waiting = [p for _, p in pending]
-    shown = ""
+    waiting = 0  # bit p: player p has an entry to make
+    for _, p in pending:
+        if p is not None:
+            waiting |= 1 << p
+    starts = s.start_player if s.info.has_start_player and not s.finished else -1
+    shown = 0
+    players = s.players
+    scores = s.scores
     for rank, p in s.standings():
-        flags = ("S" if p == s.start_player and s.info.has_start_player and not s.finished else "") + \
-                ("!" if p in waiting else "")
-        for f in flags:
-            if f not in shown:
-                shown += f
-        rows.append(("%d %-7s%4d %s" % (rank, s.players[p][:7], s.scores[p], flags)).rstrip())
+        f = 2 * (p == starts) + (waiting >> p & 1)
+        shown |= f
+        if f:
+            rows.append("%d %-7.7s%4d %s" % (rank, players[p], scores[p], FLAGS[f]))
+        else:
+            rows.append("%d %-7.7s%4d" % (rank, players[p], scores[p]))
     if shown:
-        rows.append(LEGEND["S!" if len(shown) == 2 else shown])
+        rows.append(LEGEND[FLAGS[shown]])
     return rows
 
 
@@ -82,30 +90,67 @@ class Scoreboard(_Board):
 
 class Final(_Board):
     """Standings, winners, tie-break, then each player's breakdown. OK/BACK leave: the
-    current game moves to the history; a game opened from the history (filed) goes back."""
+    current game moves to the history; a game opened from the history (filed) goes back.
+
+    The press that opens it makes the rows of the first screen; the breakdowns below come
+    a player at a time in the idle frames after it (ahead()), or at the first scroll that
+    finds them missing: a new str costs a Pico ~150 us (each is looked up among the
+    interned names), and a 4-player game's breakdowns are some sixty of them."""
 
     def __init__(self, app, session, filed=False):
         self.filed = filed
-        r = session.result()
-        self.won = r["winners"]
-        title = "%s final" % session.info.short if r["finished"] else "%s R%d" % (
-            session.info.short, r["round"])
-        rows = standings_rows(session, session.pending())
-        names = [session.players[p] for p in self.won]
+        s = self.session = session
+        self.won = s.winners()
+        title = "%s final" % s.info.short if s.finished else "%s R%d" % (s.info.short, s.round)
+        rows = standings_rows(s, s.pending())
+        names = [s.players[p] for p in self.won]
         if names:
             rows.append("won: " + ", ".join(names))
-        if r["tiebreak"]:
-            rows.append("tie: " + r["tiebreak"])
-        for p in range(len(session.players)):
-            rows.append("- " + session.players[p])
-            b = r["breakdown"][p]
-            for k in sorted(b):
-                if k != "total":
-                    # a name the rulebook does not give is marked (Sintra's colour)
-                    v = str(b[k]) + colours.unsure(b[k], session.info.unverified)
-                    # the label in words, cut to leave the value on the row
-                    rows.append("%s %s" % (k.replace("_points", " pts").replace("_", " ")[:15 - len(v)], v))
+        tie = s.tiebreak(self.won)
+        if tie:
+            rows.append("tie: " + tie)
+        self.told = 0  # players whose breakdown is in the rows
+        self.labels = {}  # breakdown key -> (its label in words, the label and a space)
         _Board.__init__(self, app, title, rows)
+        while len(rows) < app.cv.rows and self.ahead():  # the first screen, whole
+            pass
+
+    def ahead(self):
+        """The next player's breakdown into the rows; True while one is left."""
+        s = self.session
+        if s is None:
+            return False
+        p = self.told
+        self.told += 1
+        rows = self._rows
+        rows.append("- " + s.players[p])
+        b = s.rules.breakdown(p)
+        labels = self.labels
+        for k in sorted(b):
+            if k != "total":
+                # a name the rulebook does not give is marked (Sintra's colour)
+                v = str(b[k])
+                u = colours.unsure(b[k], s.info.unverified)
+                if u:
+                    v += u
+                lab = labels.get(k)
+                if lab is None:
+                    words = k.replace("_points", " pts").replace("_", " ")
+                    lab = labels[k] = (words, words + " ")
+                # the label cut to leave the value on the row
+                room = 15 - len(v)
+                rows.append(lab[1] + v if len(lab[0]) <= room else lab[0][:room] + " " + v)
+        self._fit_src = None  # the rows grew: fitted() cuts them again
+        if self.told < len(s.players):
+            return True
+        self.session = self.labels = None  # (a game opened from the history: its replay goes)
+        return False
+
+    def key(self, k):
+        if (k & CODE_MASK) in (UP, DOWN):
+            while self.ahead():  # scrolled before the idle frames made them all
+                pass
+        _Board.key(self, k)
 
     def winners(self):
         return self.won  # kept by the screen: the LED chase allocates nothing per frame

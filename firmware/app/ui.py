@@ -169,6 +169,11 @@ class Screen:
         their colours), else None."""
         return None
 
+    def ahead(self):
+        """Work of the next presses done in an idle frame, a piece a call (a press that comes
+        meanwhile waits for that piece); True while more is left."""
+        return False
+
 
 class ListScreen(Screen):
     """A title and rows; `cursor` is None for a read-only list (UP/DOWN scroll it).
@@ -203,7 +208,8 @@ class ListScreen(Screen):
         if rows is not self._fit_src or self.title is not self._fit_title or n != self._fit_n:
             fit = [self.title[:n]]
             for r in rows:  # a loop, not a comprehension: n captured in one would be a cell,
-                fit.append(r[:n])  # allocated on every call
+                # allocated on every call; a slice is a new str even when nothing is cut
+                fit.append(r if len(r) <= n else r[:n])
             self._fit = fit
             self._fit_src = rows
             self._fit_title = self.title
@@ -291,7 +297,7 @@ class Form(ListScreen):
         self.legal = legal or self._legal_event
         self.note = ""
         self._checked = None  # the points of the values the last _why() accepted (_legal_event)
-        self._after = None    # (the session's state, the state after them) of that check
+        self._after = None    # (the session's state, the values, the state after them) of that check
         self._why_of = None   # the values _why() checked last, and what it said
         self._why_was = None
         self._deltas = None   # the points the save row shows
@@ -321,7 +327,7 @@ class Form(ListScreen):
         s = self.app.session
         after = s.trial(self.build(values))
         self._checked = s.deltas(after)
-        self._after = (s.rules, after)
+        self._after = (s.rules, values, after)
         return self._checked
 
     def _why(self):
@@ -342,11 +348,12 @@ class Form(ListScreen):
         return self._why() is None
 
     def _checked_state(self):
-        """The state after the values on screen, when _legal_event() made it from the
-        session's state as it still is; else None (the record's writer checks again)."""
+        """The state after the values on screen, when _check() made it from the session's
+        state as it still is (a Confirm, which has no values to turn, was checked by
+        _update()); else None (the record's writer checks again)."""
         a = self._after
-        if a is not None and self.values() == self._why_of and a[0] is self.app.session.rules:
-            return a[1]
+        if a is not None and a[0] is self.app.session.rules and self.values() == a[1]:
+            return a[2]
         return None
 
     def _turn(self, i, step, explain=False):
@@ -434,7 +441,7 @@ class Form(ListScreen):
                 rows = self._rows
                 for i in range(len(rows)):
                     if changed >> i & 1:
-                        fit[i + 1] = rows[i][:n]
+                        fit[i + 1] = rows[i] if len(rows[i]) <= n else rows[i][:n]
         return ListScreen.fitted(self, n)
 
     def key(self, k):
