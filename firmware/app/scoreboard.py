@@ -143,7 +143,8 @@ class Final(_Board):
         self._fit_src = None  # the rows grew: fitted() cuts them again
         if self.told < len(s.players):
             return True
-        self.session = self.labels = None  # (a game opened from the history: its replay goes)
+        self.session = None  # (a game opened from the history: its replay goes)
+        self.labels.clear()
         return False
 
     def key(self, k):
