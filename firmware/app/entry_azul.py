@@ -58,18 +58,44 @@ def _wall(app, p):
     return lambda: app.show(WallForm(app, p))
 
 
+ROWS = ("R1", "R2", "R3", "R4", "R5")  # the row fields' labels
+
+
+class GreyCells:
+    """A grey wall row's choices, (text, value): "-" (None), then each colour in each column
+    ((column, colour)). A text is made when asked: a form shows one a row, and a new str
+    costs a Pico ~150 us (25 of them when the form opened)."""
+
+    def __init__(self, values):
+        self.values = values
+
+    def __len__(self):
+        return len(self.values)
+
+    def __getitem__(self, i):
+        v = self.values[i]
+        return ("-", None) if v is None else ("%s c%d" % (colours.label(v[1]), v[0]), v)
+
+
+class GreyField(Field):
+    """A grey wall row: its value without making its choice's text."""
+
+    def value(self):
+        return self.choices.values[self.index]
+
+
 class WallForm(Form):
     wide = False
 
     def __init__(self, app, p):
         self.p = p
         self.grey = app.session.variant == "grey"
-        row_choices = [("-", None)]  # type: list
         if self.grey:
-            row_choices += [("%s c%d" % (colours.label(c), col), (col, c)) for c in COLOURS for col in range(1, 6)]
+            cells = GreyCells([None] + [(col, c) for c in COLOURS for col in range(1, 6)])
+            fields = [GreyField(ROWS[r], cells) for r in range(5)]  # type: list
         else:
-            row_choices += [(colours.label(c), c) for c in COLOURS]
-        fields = [Field("R%d" % (r + 1), row_choices) for r in range(5)]
+            row_choices = [("-", None)] + [(colours.label(c), c) for c in COLOURS]
+            fields = [Field(ROWS[r], row_choices) for r in range(5)]
         fields.append(count_field("floor", 0, 7))
         # the wall as it will be (wall_cells(): colour names, the letters drawn on them), made
         # by _update() row by row: _cells_at[r] is the index of row r's field they show,
