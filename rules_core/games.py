@@ -4,22 +4,25 @@ setup flow and the screens read (names, variants and their labels, players, star
 A row names its rules class instead of holding it: a board's heap holds the code of one
 game, so a game's rules module is imported only when that game is played (by
 rules_core.session.rules_class; the rules modules import this table, never the reverse).
-The table is one str, and an entry (Game) is built from its row when asked for: a module's
-data stays on the heap as long as the module, and four entries held as objects with their
-tuples cost a board 2 KB more than the text (tests/test_micropython.py's replay budget).
+The table is four str rows, and an entry (Game) is built from its row when asked for: a
+module's data stays on the heap as long as the module, and four entries held as objects
+with their tuples cost a board 2 KB more than the text (tests/test_micropython.py's replay
+budget). A Pico builds an entry in about 1.3 ms: game() keeps the one asked for last (a
+game's start asks for it several times), and modules() reads the rows without building.
 """
 from rules_core.errors import RecordError
 
-# key | name (menus) | short (a 16-character row) | variants (the record's names, the
-# default first) | their labels | players | a start player each round | rules class |
+# key | rules class | name (menus) | short (a 16-character row) | variants (the record's
+# names, the default first) | their labels | players | a start player each round |
 # unverified: colour and pattern names the rulebook text does not give (marked "?")
-_TABLE = """\
-azul|Azul|Azul|colored,grey|coloured wall,grey wall|2-4|yes|rules_core.azul.AzulRules|
-sintra|Sintra|Sintra|A,B|side A,side B|2-4|yes|rules_core.sintra.SintraRules|green,blue
-garden|Queen's Garden|Garden|standard,variant|standard,variant side|2-4|yes|rules_core.garden.GardenRules|\
-lightgreen,darkgreen,lilac,purple,plant,lily
-5211|5211|5211|standard,long|standard,long (to 50)|2-5|no|rules_core.game5211.Rules5211|
-"""
+_ROWS = (
+    "azul|rules_core.azul.AzulRules|Azul|Azul|colored,grey|coloured wall,grey wall|2-4|yes|",
+    "sintra|rules_core.sintra.SintraRules|Sintra|Sintra|A,B|side A,side B|2-4|yes|green,blue",
+    "garden|rules_core.garden.GardenRules|Queen's Garden|Garden|standard,variant|standard,variant side|2-4|"
+    "yes|lightgreen,darkgreen,lilac,purple,plant,lily",
+    "5211|rules_core.game5211.Rules5211|5211|5211|standard,long|standard,long (to 50)|2-5|no|",
+)
+_last = None  # the entry game() built last
 
 
 def _names(field):
@@ -33,11 +36,11 @@ class Game:
 
     def __init__(self, row):
         f = row.split("|")
-        self.key, self.name, self.short = f[0], f[1], f[2]
-        self.variants, self.labels = _names(f[3]), _names(f[4])
-        self.players = (int(f[5][0]), int(f[5][2]))
-        self.has_start_player = f[6] == "yes"
-        self.module, self.class_name = f[7].rsplit(".", 1)
+        self.key, self.name, self.short = f[0], f[2], f[3]
+        self.module, self.class_name = f[1].rsplit(".", 1)
+        self.variants, self.labels = _names(f[4]), _names(f[5])
+        self.players = (int(f[6][0]), int(f[6][2]))
+        self.has_start_player = f[7] == "yes"
         self.unverified = _names(f[8])
 
     def check(self, variant, nplayers):
@@ -54,13 +57,27 @@ class Game:
 
 def games():
     """Every game's entry, in the menus' order."""
-    for row in _TABLE[:-1].split("\n"):
+    for row in _ROWS:
         yield Game(row)
+
+
+def modules():
+    """[(key, rules module)] of every game, read off the rows (no entry built)."""
+    out = []
+    for row in _ROWS:
+        i = row.find("|")
+        out.append((row[:i], row[i + 1:row.rfind(".", 0, row.find("|", i + 1))]))
+    return out
 
 
 def game(key):
     """The entry of a record's "game" (any JSON value: a list or a dict is simply unknown)."""
-    for g in games():
-        if g.key == key:
-            return g
+    global _last
+    if _last is not None and _last.key == key:
+        return _last
+    if type(key) is str:
+        for row in _ROWS:
+            if row.startswith(key + "|"):
+                _last = Game(row)
+                return _last
     raise RecordError("unknown game %r (one of %s)" % (key, ", ".join(sorted(g.key for g in games()))))

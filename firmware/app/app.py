@@ -62,8 +62,8 @@ def unload(names, collect=True):
 def other_games(game):
     """The rules and entry-screen modules of every other title: a board's heap holds the code
     of one game (module bytecode loaded from .mpy files lives on the heap)."""
-    from rules_core.games import games
-    return [m for g in games() if g.key != game for m in (g.module, "app.entry_" + g.key)]
+    from rules_core.games import modules
+    return [m for key, rules in modules() if key != game for m in (rules, "app.entry_" + key)]
 
 
 # what the New game press imports, leaves first
