@@ -294,9 +294,9 @@ class Form(ListScreen):
         self.build = build
         self.done = done
         self.save = save
-        self.legal = legal or self._legal_event
+        self.legal = legal or self._check
         self.note = ""
-        self._checked = None  # the points of the values the last _why() accepted (_legal_event)
+        self._checked = None  # the points of the values the last _why() accepted (_check)
         self._after = None    # (the session's state, the values, the state after them) of that check
         self._why_of = None   # the values _why() checked last, and what it said
         self._why_was = None
@@ -317,9 +317,6 @@ class Form(ListScreen):
 
     def values(self):
         return [f.value() for f in self.fields]
-
-    def _legal_event(self, values):
-        self._check(values)
 
     def _check(self, values):
         """The rules' check of the entry the values build: its points per player, kept with
