@@ -23,7 +23,7 @@ sys.path.insert(0, ROOT)
 sys.path.insert(0, TESTS)
 from drive import build  # tests/mp_app.py's driver: the App as main.py builds it
 from mp_blocks import RamBlocks
-from fault_files import Flash
+from fault_files import Flash, fill, read
 from hal.storage import Storage
 from hal.keys import DOWN, RIGHT, OK, BACK, LONG
 from rules_core.record import dumps
@@ -73,27 +73,8 @@ class Device:
                 "scores": list(s.scores) if s else None, "undo": s.can_undo() if s else None}
 
 
-def read(path):
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except OSError:
-        return None
-
-
 def scores_of(data):
     return list(replay(data.decode())[0].scores)
-
-
-def fill(path):
-    # write until even one byte is refused; every chunk that returned is on flash
-    for size in (512, 64, 8, 1):
-        while True:
-            try:
-                with open(path, "ab") as f:
-                    f.write(b"x" * size)
-            except OSError:
-                break
 
 
 def mounted(kind, blocks):

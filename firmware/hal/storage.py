@@ -17,8 +17,8 @@ A file is shortened with its truncate() where it has one (CPython); MicroPython'
 none, so there the kept bytes are copied to path + ".tmp", which is renamed over path.
 
 Used: open(path, mode) with modes "rb", "wb", "ab" and the file's read(), write, flush,
-close (and truncate when present); os.stat, rename, remove, mkdir, ilistdir or listdir,
-and sync when present. Storage(fs_open, fs_os) lets tests and other front ends inject them.
+close (and seek and truncate when present); os.stat, rename, remove, mkdir, ilistdir or
+listdir, and sync when present. Storage(fs_open, fs_os) lets tests and other front ends inject them.
 """
 import os
 
@@ -76,7 +76,8 @@ class Storage:
 
         Returns the file's length before the line. On failure the file is cut back to that
         length and the error raised: the caller may tell the user the line was not saved.
-        create=False refuses to start a missing file (a record without its header).
+        create=False refuses (OSError ENOENT) a file that is missing or empty: a record
+        without its header; a file the open made for it is removed.
         """
         if "\n" in text:
             raise ValueError("append_line(%r): text holds a newline, a record line must not" % path)
@@ -84,23 +85,28 @@ class Storage:
         if pending is not None:
             self.cut(path, pending)  # raises while it cannot: nothing is glued onto a torn tail
             del self._torn[path]
-        try:
-            start = self.size(path)
-        except OSError:
-            if not create:
-                raise
-            start = 0
         data = (text + "\n").encode("utf-8")
+        start = None  # the length before the line; set once the line's write may begin
         try:
             with self._open(path, "ab") as f:
-                f.write(data)
-                f.flush()
+                # the length from the open file: a seek to its end is free on littlefs, FAT and
+                # CPython, where a stat costs a Pico 2-3 ms; a file with no seek (the page's) stats
+                seek = getattr(f, "seek", None)
+                end = seek(0, 2) if seek is not None else self.size(path)
+                if end or create:
+                    start = end
+                    f.write(data)
+                    f.flush()
+            if start is None:  # create=False and nothing there: no header to append to
+                self._discard(path)  # the file the open made, if it made one
+                raise OSError(2, path)  # ENOENT
             self._sync()
         except Exception as e:
-            try:
-                self.cut(path, start)
-            except OSError:
-                self._torn[path] = start
+            if start is not None:
+                try:
+                    self.cut(path, start)
+                except OSError:
+                    self._torn[path] = start
             raise e
         return start
 
