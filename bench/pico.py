@@ -1,6 +1,7 @@
 """Key press to finished display transfer on the emulated Pico, for the eight scripted games.
 
     .venv/bin/python bench/pico.py [--games NAME,NAME] [--profile] [--resume RECORD.jsonl]
+                                   [--lines N] [--firmware DIR]
 
 Starts the emulated Pico (tests/picosim.py: ../shared/picosim, or the folder named by
 AZUL_PICOSIM; without it, or without node, says why and exits 0), flashes it with
@@ -23,10 +24,16 @@ press only where the press came while it was under way. One JSON line per game:
   app_boot_ms, app_resume_ms  the same from main.py's first import (no MicroPython start-up,
                               no 60 ms safe-mode window): imports, replay, first frame
   by_screen                   {screen class: [presses, median ms, max ms]}
+  line_presses                the same for the presses that appended a line to the record
+                              (a save, a round end, an undo; found by the keys on CPython)
   over_40ms                   every press above 40 ms: [press number, screen, key, ms]
 --profile: the games again with hot functions wrapped in timers; inclusive ms per function,
 and for each press over 40 ms (over_40ms) the ms of each timed function it ran.
 --resume FILE: power-on and App resume over FILE as data/current.jsonl (no games).
+--lines N: what a record line costs on littlefs, call by call (bench/pico_device.py lines()):
+[min, median, max] ms of each call over N lines, and of Storage.append_line.
+--firmware DIR: flash the firmware of the checkout in DIR (another revision, e.g. extracted
+with `git archive REV | tar -x -C DIR`), measured by this bench.
 The emulator started here is always stopped, by its PID.
 """
 import json
@@ -115,6 +122,26 @@ def key_scripts(where):
     return out
 
 
+def line_presses(name, keys, where):
+    """The indices of the presses that append a line to the game's record: the same keys fed
+    to the App on CPython (host_tools.sim), the record's length looked at after each."""
+    from host_tools import sim
+    data = os.path.join(where, "lines_" + name.replace(" ", "_"), "data")
+    app, _, _, clock = sim.build("pico", data)
+    path = os.path.join(data, "current.jsonl")
+    i, out = 0, set()
+    for k in keys:
+        size = os.path.getsize(path) if os.path.exists(path) else None
+        clock.now += sim.WAIT_MS if k == WAIT else sim.KEY_STEP_MS
+        app.step(clock.now, None if k == WAIT else k)
+        if k == WAIT:
+            continue
+        if size is not None and os.path.exists(path) and os.path.getsize(path) > size:
+            out.add(i)
+        i += 1
+    return out
+
+
 def key_name(k):
     from hal.keys import describe
     return describe(k)
@@ -140,8 +167,9 @@ def summary(us):
 
 
 class Bench:
-    def __init__(self, where):
+    def __init__(self, where, firmware=ROOT):
         self.where = where
+        self.firmware = firmware
         self.img = os.path.join(where, "flash.img")
         self.log = os.path.join(where, "picosim.log")
         self.emu = None
@@ -167,7 +195,7 @@ class Bench:
     def flash(self, files):
         say("flashing the emulated Pico (azul-companion flash --driver local)...")
         t0 = time.monotonic()
-        say("%s (%.0f s)" % (picosim.flash(self.start(), files, self.where), time.monotonic() - t0))
+        say("%s (%.0f s)" % (picosim.flash(self.start(), files, self.where, self.firmware), time.monotonic() - t0))
 
     def game(self, name, boot_ms, keys):
         emu = self.emu or self.start()
@@ -189,6 +217,11 @@ class Bench:
                 "app_boot_ms": ms(r["app_boot_us"])}
         line.update(self.resume())
         line["by_screen"] = {k: [len(v), summary(v)[0], summary(v)[2]] for k, v in sorted(by.items())}
+        saved = line_presses(name, keys, self.where)
+        by = {}
+        for i in sorted(saved):
+            by.setdefault(r["screens"][r["screen"][i]], []).append(r["us"][i])
+        line["line_presses"] = {k: [len(v), summary(v)[0], summary(v)[2]] for k, v in sorted(by.items())}
         pressed = [k for k in keys if k != WAIT]
         line["over_40ms"] = [[i + 1, r["screens"][r["screen"][i]], key_name(pressed[i]), ms(r["us"][i])]
                              for i in range(len(r["us"])) if r["us"][i] > 40000]
@@ -205,6 +238,11 @@ class Bench:
         out["app_resume_ms"] = ms(r["app_resume_us"])
         out["heap_resumed_kb"] = round(r["heap"] / 1024, 1)
         return out
+
+    def lines(self, n):
+        r = (self.emu or self.start()).result("import picobench\npicobench.lines(%d)" % n)
+        r["ms"] = {c: [round(x / 1000, 2) for x in v] for c, v in r.pop("us").items()}
+        return r
 
     def profile(self, name):
         emu = self.emu or self.start()
@@ -237,6 +275,8 @@ def main(argv):
     parser.add_argument("--games", metavar="NAME,NAME", help="only these games (default: all eight)")
     parser.add_argument("--profile", action="store_true", help="inclusive ms per hot function instead")
     parser.add_argument("--resume", metavar="RECORD.jsonl", help="power-on and resume over this record only")
+    parser.add_argument("--lines", metavar="N", type=int, help="a record line's calls over N lines only")
+    parser.add_argument("--firmware", metavar="DIR", default=ROOT, help="flash this checkout's firmware")
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so that `finally` stops the emulator
     reason = picosim.missing()
@@ -246,8 +286,12 @@ def main(argv):
     games = args.games.split(",") if args.games else None
     record = args.resume
     with tempfile.TemporaryDirectory(prefix="azul-pico-bench-") as where:
-        bench = Bench(where)
+        bench = Bench(where, os.path.abspath(args.firmware))
         try:
+            if args.lines:
+                bench.flash({})
+                print(json.dumps(bench.lines(args.lines)), flush=True)
+                return 0
             if record:
                 with open(record, "rb") as f:
                     data = f.read()

@@ -11,6 +11,7 @@ wait counts in the press. Prints "T us screen" for each press, then one "RESULT 
 resume(): the App built over the record already on flash, timed to its first frame.
 profile(keys): the game again with the hot functions wrapped in timers (inclusive times),
 and for each press over 40 ms the times of the functions it ran.
+lines(n): what a record line costs on littlefs, call by call (see there).
 Keys file: one byte a key (hal.keys codes), WAIT for "no key, let two seconds pass".
 """
 import binascii
@@ -196,6 +197,59 @@ def frame():
                                   "scores": list(s.scores) if s else None,
                                   "buffer": binascii.hexlify(app.display.buffer).decode(),
                                   "shown_equals_buffer": _shown(app.display)}))
+
+
+# ---- a record line, call by call ------------------------------------------------------------
+CALLS = ("stat", "open", "seek", "write", "flush", "close", "sync")
+
+
+def lines(n, size=58):
+    """n lines of `size` bytes appended to a fresh file, each call a line can take timed on
+    its own (os.stat of the length, open "ab", a seek to the end, write, flush, close,
+    os.sync), then n more lines to another file by Storage.append_line itself, the garbage
+    collected before each line. Prints "RESULT {json}": [min, median, max] us of each."""
+    from hal.storage import Storage
+    _rmtree("data")
+    os.mkdir("data")
+    data = b"x" * (size - 1) + b"\n"
+    us = {c: array("i", bytes(4 * n)) for c in CALLS + ("append_line",)}
+    path = "data/calls.jsonl"
+    with open(path, "wb") as f:
+        f.write(data)  # a record's header: create=False appends only to a started file
+    for i in range(n):
+        gc.collect()
+        t0 = time.ticks_us()
+        os.stat(path)
+        t1 = time.ticks_us()
+        f = open(path, "ab")
+        t2 = time.ticks_us()
+        f.seek(0, 2)
+        t3 = time.ticks_us()
+        f.write(data)
+        t4 = time.ticks_us()
+        f.flush()
+        t5 = time.ticks_us()
+        f.close()
+        t6 = time.ticks_us()
+        os.sync()
+        t7 = time.ticks_us()
+        for c, a, b in zip(CALLS, (t0, t1, t2, t3, t4, t5, t6), (t1, t2, t3, t4, t5, t6, t7)):
+            us[c][i] = time.ticks_diff(b, a)
+    st = Storage()
+    text = data[:-1].decode()
+    path = "data/lines.jsonl"
+    with open(path, "wb") as f:
+        f.write(data)
+    for i in range(n):
+        gc.collect()
+        t0 = time.ticks_us()
+        st.append_line(path, text, create=False)
+        us["append_line"][i] = time.ticks_diff(time.ticks_us(), t0)
+    out = {}
+    for c in us:
+        xs = sorted(us[c])
+        out[c] = [xs[0], xs[n // 2], xs[-1]]
+    print("RESULT " + json.dumps({"lines": n, "bytes": size, "us": out}))
 
 
 # ---- profile --------------------------------------------------------------------------------
