@@ -3,17 +3,20 @@
     .venv/bin/python bench/undo.py [--record tests/golden/5211_long_5p.jsonl] [--pairs 400] [--repeat 3]
     .venv/bin/micropython bench/undo.py --pairs 400
 
-What the device does at boot (replay of data/current.jsonl) and on one undo press. Times:
+What the device does at boot (replay of data/current.jsonl) and on one undo press: each undo
+and redo is appended to the record before the session takes it, and the session reads the
+record back (its `reread`) for what it no longer holds. Times:
   resume_ms   replay of the record with --pairs undo/redo pairs appended (written to --tmp),
               best of --repeat
   base_ms     replay of the record alone
   undo_ms     one undo at the end of the game (it reopens the last round), best of --repeat
   redo_ms     the redo that follows it
   undo2_ms    two undos in a row at the end: the second one (the last round's last entry)
-              finds no kept state left (rules_core.session.CHECKPOINTS) and refolds the game
+              finds no kept state left (rules_core.session.CHECKPOINTS) and resumes the game
+              from the record
   undos       UNDOS undos in a row from the end of the game (a few rounds back): their
-              median and slowest ms (undos_median_ms, undos_max_ms); the slowest is the
-              one that finds no kept state left and refolds the game from its start
+              median and slowest ms (undos_median_ms, undos_max_ms); the slowest is one
+              that finds no kept state left and resumes the game from the record
 Prints one JSON line (plus the interpreter). Runs under MicroPython (unix port and a board:
 copy rules_core and the record, run it from the folder that holds them), so arguments are
 parsed by hand and time comes from ticks_us there.
@@ -53,13 +56,9 @@ def parse_args(argv):
 def main(argv):
     opts = parse_args(argv)
     with open(opts["record"]) as f:
-        base = f.read()
-    lines = base.count("\n")
-    with open(opts["tmp"], "w") as f:  # the device replays its record file line by line
-        f.write(base)
-        for _ in range(opts["pairs"]):
-            f.write('{"e": "undo"}\n{"e": "redo"}\n')
-    base = None
+        pairs = f.read()
+    lines = pairs.count("\n")
+    pairs += '{"e": "undo"}\n{"e": "redo"}\n' * opts["pairs"]  # the record the device replays
     now, ms = _ticks()
     best = {"resume_ms": None, "base_ms": None, "undo_ms": None, "redo_ms": None, "undo2_ms": None, "undos_median_ms": None,
             "undos_max_ms": None}
@@ -68,33 +67,42 @@ def main(argv):
         if best[key] is None or value < best[key]:
             best[key] = value
 
+    tmp = opts["tmp"]
+
+    def reread():
+        with open(tmp) as f:
+            for line in f:
+                yield line
+
+    def enter(session, e):
+        """The device's order: the line on flash first, then the session takes it."""
+        with open(tmp, "a") as f:
+            f.write('{"e": "%s"}\n' % e)
+        t0 = now()
+        session.undo() if e == "undo" else session.redo()
+        return ms(t0, now())
+
     for _ in range(opts["repeat"]):
         with open(opts["record"]) as f:
             t0 = now()
             session = replay(f)[0]
             keep("base_ms", ms(t0, now()))
         session = None
-        with open(opts["tmp"]) as f:
+        with open(tmp, "w") as f:  # the record as it was before this round's undos
+            f.write(pairs)
+        with open(tmp) as f:
             t0 = now()
-            session = replay(f)[0]
+            session = replay(f, reread)[0]
             keep("resume_ms", ms(t0, now()))
         finished = session.finished
-        t0 = now()
-        session.undo()
-        keep("undo_ms", ms(t0, now()))
-        t0 = now()
-        session.redo()
-        keep("redo_ms", ms(t0, now()))
+        keep("undo_ms", enter(session, "undo"))
+        keep("redo_ms", enter(session, "redo"))
         assert session.finished == finished
-        session.undo()
-        t0 = now()
-        session.undo()
-        keep("undo2_ms", ms(t0, now()))
+        enter(session, "undo")
+        keep("undo2_ms", enter(session, "undo"))
         times = []
         for _ in range(UNDOS):
-            t0 = now()
-            session.undo()
-            times.append(ms(t0, now()))
+            times.append(enter(session, "undo"))
         times.sort()
         keep("undos_median_ms", times[len(times) // 2])
         keep("undos_max_ms", times[-1])

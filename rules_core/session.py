@@ -15,6 +15,12 @@ Undo and resume stay linear in the record's length:
   stay that cheap back across CHECKPOINTS round ends; the undo after that refolds the game
   once, which keeps the states of its latest round ends again. One state, not more: a
   second one holds 1.3 to 2.9 KB more of a 64 KB heap in every replayed 4-player game.
+
+A session given `reread` (a function returning the record's lines as they are on flash, as
+the device's is) keeps only the lines from just before its kept round-end state on: a long
+game holds a round's lines, not every round's. The older ones are the record's: an undo
+that reaches past the kept state resumes the game from the record instead of refolding it,
+and events() reads them back.
 """
 import json
 
@@ -51,21 +57,30 @@ class Lines:
     """
 
     def __init__(self):
+        self.lo = 0  # lines before this one were forgotten (a multiple of LINES_PER_BUFFER)
         self._joined = []  # str of LINES_PER_BUFFER lines each, oldest first
         self._ends = []    # where each joined line ends in its str
         self._tail = []    # the newest lines (fewer than LINES_PER_BUFFER), one str each
 
     def __len__(self):
-        return len(self._ends) + len(self._tail)
+        return self.lo + len(self._ends) + len(self._tail)
 
     def __getitem__(self, i):
         n = len(self._ends)
-        if i < 0:
-            i += n + len(self._tail)
+        i = (i + len(self) if i < 0 else i) - self.lo
         if i >= n:
             return self._tail[i - n]
+        if i < 0:
+            raise IndexError("line forgotten")
         start = self._ends[i - 1] if i % LINES_PER_BUFFER else 0
         return self._joined[i // LINES_PER_BUFFER][start:self._ends[i]]
+
+    def forget(self, i):
+        """Drop the joined lines that all come before line i (len() and indices stay)."""
+        while len(self._ends) >= LINES_PER_BUFFER and self.lo + LINES_PER_BUFFER <= i:
+            self._joined.pop(0)
+            del self._ends[:LINES_PER_BUFFER]
+            self.lo += LINES_PER_BUFFER
 
     def append(self, text):
         tail = self._tail
@@ -90,8 +105,9 @@ class Lines:
 
 
 class Session:
-    def __init__(self, header):
+    def __init__(self, header, reread=None):
         self.header = parse_header(header)
+        self.reread = reread  # None, or a function returning the record's lines (see above)
         self.game = self.header["game"]
         self.info = game(self.game)  # the game's registry entry: names, has_start_player
         self.variant = self.header["variant"]
@@ -146,25 +162,52 @@ class Session:
             if len(self._marks) >= CHECKPOINTS:  # dropped first: never one copy more than kept
                 self._marks.pop(0)
             self._marks.append((n, self.rules))  # the state before: no longer the game's
+            if self.reread is not None:  # an undo reads back what the state before holds
+                self._done.forget(self._marks[0][0] - 1)
         self.rules = after
 
     def undo(self):
         """Cancel the newest effective event (across closed rounds too); return it."""
-        if not len(self._done):
+        n = len(self._done) - 1  # the effective events once undone
+        if n < 0:
             raise RuleError("nothing to undo")
+        marks = self._marks
+        k = len(marks)
+        while k and marks[k - 1][0] > n:
+            k -= 1
+        at = marks[k - 1][0] if k else 0  # the refold starts there; line n - 1 is the last one
+        if self._done.lo and self._done.lo > min(at, n - 1):
+            return self._resume()
         text = self._done.pop()
         self._undone.append(text)
-        n = len(self._done)
-        marks = self._marks
-        while marks and marks[-1][0] > n:
-            marks.pop()
+        del marks[k:]
         if marks:  # the nearest copy is taken back; refolding its round end copies it again
             at, self.rules = marks.pop()
         else:
-            at, self.rules = 0, self._fresh()
+            self.rules = self._fresh()
         for i in range(at, n):
             self._apply(json.loads(self._done[i]), i)
         return json.loads(text)
+
+    def _resume(self):
+        """An undo that needs lines this session let go: the game resumed from its record
+        (where the device has already written this undo), the lines it still holds checked
+        against it. Until it is taken whole, this session is left as it was."""
+        s = replay(self.reread())[0]
+        done = self._done
+        n = len(done)
+        have = len(s._done)
+        if have == n:  # the record does not hold this undo yet
+            s.undo()
+        if len(s._done) != n - 1 or not s._undone or s._undone[-1] != done[n - 1]:
+            raise RecordError("record: %d events, game %d" % (have, n))  # two rows of a toast
+        for i in range(done.lo, n - 1):
+            if s._done[i] != done[i]:
+                raise RecordError("record: event %d differs" % (i + 1))
+        self.rules, self._marks, self._done, self._undone = s.rules, s._marks, s._done, s._undone
+        if self._marks:
+            self._done.forget(self._marks[0][0] - 1)
+        return json.loads(done[n - 1])
 
     def redo(self):
         """Re-apply the event undone last, if nothing else was entered since; return it."""
@@ -186,8 +229,9 @@ class Session:
 
     def events(self):
         """The effective events, oldest first (undone ones left out), as dicts."""
-        for i in range(len(self._done)):
-            yield json.loads(self._done[i])
+        done = self._done if not self._done.lo else replay(self.reread())[0]._done
+        for i in range(len(done)):
+            yield json.loads(done[i])
 
     def trial(self, ev):
         """The rules' state after `ev`, without entering it (add(ev, after=...) can take it)."""
@@ -294,9 +338,9 @@ class Session:
 _MALFORMED = (TypeError, KeyError, IndexError, AttributeError)
 
 
-def replay(source):
+def replay(source, reread=None):
     """Fold a record (a str, or an iterable of lines such as an open file) into a Session.
-    Returns (session, warnings).
+    Returns (session, warnings). reread: see Session.
 
     A last line without its newline is a write cut by power loss: it is ignored with a
     warning; board values the header does not give (Sintra) are named in a warning too. Any
@@ -349,6 +393,7 @@ def replay(source):
         raise error or RecordError("line 1: the record has no header")
     # the effective events, each applied once; an earlier bad event is the first bad line
     session._done = texts
+    session.reread = reread
     for i in range(len(texts)):
         try:
             session._apply(json.loads(texts[i]), i)

@@ -160,6 +160,54 @@ def test_settings_that_cannot_be_written_stay_as_they_were(board):
     assert d.file("settings.json") is None
 
 
+def test_an_undo_past_the_kept_round_resumes_from_the_record_and_a_changed_record_refuses_it(board):
+    """The session keeps only the current round's lines; the second undo across a round end
+    resumes the game from the record on flash. Where that record no longer holds the game
+    entered (an earlier line that no longer plays, a kept line that differs), the undo is
+    refused with the line or event, its own line is cut back off, and the game stays."""
+    lines = finished_record(7).splitlines()[:21]  # five rounds of a seven-round game closed
+    record = "\n".join(lines) + "\n"
+    put_files(board, {"current.jsonl": record})
+    d = FlashDriver(board)
+    assert d.app.session._done.lo > 0  # the first rounds' lines are the record's only
+    d.press(BACK | LONG)  # the fifth round end: its kept state
+    assert "undone" in d.said()
+    undo = dumps({"e": "undo"}) + "\n"
+    assert d.file("current.jsonl") == (record + undo).encode()
+    kept = d.app.session.result()
+    said = []
+    for where, edit in ((4, dumps({"e": "note", "text": "x"})),
+                        (18, dumps(dict(json.loads(lines[18]), floor=json.loads(lines[18])["floor"] ^ 1)))):
+        changed = list(lines)
+        changed[where] = edit
+        assert changed[where] != lines[where]
+        try:  # what the changed record says (an early line that no longer plays), else the event
+            replay("\n".join(changed) + "\n")
+            says = "record: event %d differs" % where
+        except ValueError as e:
+            says = str(e).split(":")[0] + ":"
+        on_flash = ("\n".join(changed) + "\n" + undo).encode()
+        with open("data/current.jsonl", "wb") as f:
+            f.write(on_flash)
+        d.press(BACK)  # the message goes
+        d.press(BACK | LONG)
+        assert says in d.said(), d.said()
+        assert d.file("current.jsonl") == on_flash  # the refused undo's line cut back off
+        assert d.app.session.result() == kept and d.app.session.can_redo()
+        said.append(says)
+    assert said[0].startswith("line ") and said[1] == "record: event 18 differs"  # both kinds met
+    with open("data/current.jsonl", "wb") as f:
+        f.write((record + undo).encode())
+    d.press(BACK)
+    d.press(BACK | LONG)
+    want = replay("\n".join(lines[:-2]) + "\n")[0]
+    assert d.app.session.result() == want.result() and d.app.session.last_event() == json.loads(lines[-3])
+    assert d.file("current.jsonl") == (record + undo + undo).encode()
+    assert replay(d.record())[0].result() == want.result()
+    d2 = FlashDriver(board)  # and the record resumes to the same game
+    assert d2.app.session.result() == want.result()
+
+
 # ---- 2. boot never raises ------------------------------------------------------------------
 HEADER = dumps({"format": "azul-companion-record", "v": 1, "game": "azul", "variant": "colored",
                 "players": ["Ann", "Ben"], "options": {}}).encode() + b"\n"

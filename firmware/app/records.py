@@ -54,7 +54,7 @@ class Records:
                     st.remove(paths.CURRENT)  # no complete header: nothing to keep
                 return None, None
             from rules_core.session import replay
-            session = replay(_lines(lines))[0]
+            session = replay(_lines(lines), self._current)[0]
             return session, "last entry lost" if torn else None
         except Exception as e:  # MemoryError and OSError too: boot must reach the menu
             lines = None  # what was read: freed before the record is set aside
@@ -81,7 +81,11 @@ class Records:
         from rules_core.session import Session
         from rules_core.record import dumps
         self.storage.write_atomic(paths.CURRENT, dumps(header) + "\n")
-        return Session(header)
+        return Session(header, self._current)
+
+    def _current(self):
+        """The current record's lines, for a session that read back what it let go."""
+        return _lines(self.storage.read_lines(paths.CURRENT)[0])
 
     def add(self, session, ev, after=None):
         """Check ev (unless `after`, session.trial(ev), is given), put its line on flash,

@@ -116,6 +116,64 @@ def test_lines_keep_what_a_list_keeps_across_buffers():
     raises(IndexError, lines.pop)
 
 
+def test_a_session_that_reads_its_record_back_forgets_old_lines_and_undoes_the_same():
+    """Given `reread`, a session keeps only the lines from just before its kept round-end
+    state and reads the rest back from the record; undoing a whole 4-player game to its
+    first event and redoing it must give, at every step, what a session that keeps every
+    line gives, with its record on "flash" written before each event as the device does."""
+    with open("tests/golden/5211_4p.jsonl") as f:
+        lines = f.read().splitlines()
+    flash = [lines[0]]
+    keeper = Session(json.loads(lines[0]))
+    s = Session(json.loads(lines[0]), lambda: (t + "\n" for t in flash))
+    least = 0  # the most lines forgotten at once
+
+    def enter(ev):
+        flash.append(dumps(ev))
+        assert s.add(ev) == keeper.add(ev)
+        assert s.result() == keeper.result() and s.last_event() == keeper.last_event()
+        assert s.can_undo() == keeper.can_undo() and s.can_redo() == keeper.can_redo()
+
+    for t in lines[1:]:
+        enter(json.loads(t))
+        least = max(least, s._done.lo)
+    assert s.finished and least >= len(lines) - 1 - 2 * LINES_PER_BUFFER  # a round's lines kept
+    assert list(s.events()) == list(keeper.events())
+    while keeper.can_undo():
+        enter({"e": "undo"})
+    assert s.round == 1 and s.scores == [0, 0, 0, 0]
+    while keeper.can_redo():
+        enter({"e": "redo"})
+    assert s.finished and list(s.events()) == list(keeper.events())
+    assert replay(t + "\n" for t in flash)[0].result() == s.result()
+
+
+def test_a_record_that_no_longer_holds_the_game_refuses_the_undo_and_changes_nothing():
+    """The record on flash changed behind the session (a line edited, lines lost): an undo
+    that must read it back is refused with the line, and the session stays as it was."""
+    with open("tests/golden/5211_4p.jsonl") as f:
+        lines = f.read().splitlines()
+    flash = list(lines)
+    s, _ = replay((t + "\n" for t in lines), lambda: (t + "\n" for t in flash))
+    assert s._done.lo > 0
+    undo = dumps({"e": "undo"})
+    flash.append(undo)  # as the device writes it before the session takes it
+    s.undo()  # the final round end's state is kept: nothing read back
+    before = s.result()
+    flash.append(undo)
+    flash[3] = dumps({"e": "note", "text": "edited"})
+    raises(RuleError, s.undo, match="line 8: player 3's first reveal")  # line 4 no longer plays
+    assert s.result() == before and s.can_redo()
+    del flash[3:]
+    raises(RecordError, s.undo, match="record: 2 events, game %d" % (len(lines) - 2))
+    flash[:] = ["{"]
+    raises(RecordError, s.undo, match="line 1: ")
+    assert s.result() == before
+    flash[:] = lines + [undo, undo]
+    assert s.undo() == json.loads(lines[-2])
+    assert s.result() == replay(t + "\n" for t in lines[:-2])[0].result()
+
+
 def test_preview_does_not_enter():
     s, _ = replay(text(header()))
     assert s.preview({"e": "wall", "p": 0, "tiles": [[1, "blue"], [2, "white"]], "floor": 0}) == [3, 0]
