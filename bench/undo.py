@@ -56,9 +56,9 @@ def parse_args(argv):
 def main(argv):
     opts = parse_args(argv)
     with open(opts["record"]) as f:
-        pairs = f.read()
-    lines = pairs.count("\n")
-    pairs += '{"e": "undo"}\n{"e": "redo"}\n' * opts["pairs"]  # the record the device replays
+        record = f.read()
+    lines = record.count("\n")
+    record += '{"e": "undo"}\n{"e": "redo"}\n' * opts["pairs"]  # the record the device replays
     now, ms = _ticks()
     best = {"resume_ms": None, "base_ms": None, "undo_ms": None, "redo_ms": None, "undo2_ms": None, "undos_median_ms": None,
             "undos_max_ms": None}
@@ -89,7 +89,7 @@ def main(argv):
             keep("base_ms", ms(t0, now()))
         session = None
         with open(tmp, "w") as f:  # the record as it was before this round's undos
-            f.write(pairs)
+            f.write(record)
         with open(tmp) as f:
             t0 = now()
             session = replay(f, reread)[0]

@@ -162,9 +162,13 @@ class Session:
             if len(self._marks) >= CHECKPOINTS:  # dropped first: never one copy more than kept
                 self._marks.pop(0)
             self._marks.append((n, self.rules))  # the state before: no longer the game's
-            if self.reread is not None:  # an undo reads back what the state before holds
-                self._done.forget(self._marks[0][0] - 1)
+            self._let_go()
         self.rules = after
+
+    def _let_go(self):
+        """With reread, drop the lines before the kept state's last one (the record has them)."""
+        if self.reread is not None and self._marks:
+            self._done.forget(self._marks[0][0] - 1)
 
     def undo(self):
         """Cancel the newest effective event (across closed rounds too); return it."""
@@ -205,8 +209,7 @@ class Session:
             if s._done[i] != done[i]:
                 raise RecordError("record: event %d differs" % (i + 1))
         self.rules, self._marks, self._done, self._undone = s.rules, s._marks, s._done, s._undone
-        if self._marks:
-            self._done.forget(self._marks[0][0] - 1)
+        self._let_go()
         return json.loads(done[n - 1])
 
     def redo(self):
