@@ -226,7 +226,7 @@ def test_every_explanation_fits_the_message_rows(tmp_path, monkeypatch):
     play_garden(d, garden_events("standard"))
     kinds = set()
     for text in said:
-        rows = wrap(text, 16)
+        rows = wrap(text, 16, 2)
         assert " ".join(rows) == text, "cut on the screen: %r -> %r" % (text, rows)
         kinds.add(text.split(": ", 1)[-1].split(" ")[0])
     # the explanations met: Azul grey wall, Sintra's bonus, the garden's colour groups

@@ -96,14 +96,20 @@ class MainMenu(Menu):
         Menu.__init__(self, app, "Azul Companion", items)
 
 
-def wrap(text, n):
-    """text in at most two rows of n characters, broken at a space where one fits."""
-    if len(text) <= n:
-        return [text]
-    cut = text.rfind(" ", 0, n + 1)
-    if cut <= 0:
-        return [text[:n], text[n:2 * n]]
-    return [text[:cut], text[cut + 1:cut + 1 + n]]
+def wrap(text, n, rows):
+    """text in at most `rows` rows of n characters, each broken at a space where one fits
+    (the last row cut when there is more)."""
+    out = []  # type: list[str]
+    while len(text) > n and len(out) < rows - 1:
+        cut = text.rfind(" ", 0, n + 1)
+        if cut <= 0:
+            out.append(text[:n])
+            text = text[n:]
+        else:
+            out.append(text[:cut])
+            text = text[cut + 1:]
+    out.append(text if len(text) <= n else text[:n])
+    return out
 
 
 def traceback_lines(e):
@@ -348,9 +354,11 @@ class App:
 
     # ---- messages ----
     def say(self, text, ms=_TOAST_MS):
-        """A message over the bottom rows for ms (None: until the next key)."""
-        self.toast = wrap(text, self.cv.w // 8)
-        self.toast_sticky = ms is None
+        """A message over the bottom rows for ms (None: until the next key). One longer than
+        two rows (a record's line that no longer plays, a storage error) is never cut: it
+        covers all but the title row and stays until a key, as long as it takes to read."""
+        self.toast = wrap(text, self.cv.w // 8, self.cv.h // 8 - 1)
+        self.toast_sticky = ms is None or len(self.toast) > 2
         self.toast_until = self.now + (ms or 0)
         self.dirty = True
 
