@@ -14,6 +14,7 @@ elsewhere it wakes at least every POLL_MS, so that a press is seen, debounced an
 within 100 ms.
 """
 import gc
+import sys
 
 FRAME_MS = 10
 POLL_MS = 40
@@ -24,6 +25,18 @@ SAFE_MODE_MS = 60  # sample the buttons this long at power-on (longer than the d
 # the busiest press (a new screen), so that the collector seldom runs inside one
 TIDY_FREE = 48 * 1024
 _mem_free = getattr(gc, "mem_free", None)  # (MicroPython, CircuitPython): looked up once
+# The built-in modules a module imported ahead imports (record, session, settings): MicroPython
+# keeps no built-in module that a file could replace (json, time, ...) in sys.modules, and
+# looks it up on the filesystem at every import (three stats in '' and three in /lib: 5.8 ms
+# on a Pico's littlefs). Put there once, here, an import finds it at once. (Module-level
+# code: its bytecode goes once it has run; the rest of the boot's are imported once each.)
+for _m in ("json", "collections"):
+    if _m not in sys.modules:
+        try:
+            sys.modules[_m] = __import__(_m)
+        except ImportError:  # (a port built without it)
+            pass
+del _m
 
 
 def board_name():
@@ -52,19 +65,22 @@ def safe_mode(buttons, board, clock):
 def tidy():
     """While nobody presses: collect the garbage once less than TIDY_FREE bytes are free. A
     collection of a Pico's heap takes several milliseconds; done here, it is not added to
-    the next key press."""
+    the next key press. True when it collected and freed enough (a heap that stays low, on a
+    board with less RAM, is collected in every idle frame, with that frame's other work)."""
     if _mem_free is not None and _mem_free() < TIDY_FREE:
         gc.collect()
+        return _mem_free() >= TIDY_FREE
+    return False
 
 
 def idle(app):
-    """The loop's work while nobody presses: import one module the next presses will need
-    (App.prefetch: 10-30 ms on a Pico) or do a piece of the screen's work ahead (App.ahead;
-    a press that comes meanwhile waits for it), then collect the garbage if the heap runs
-    low (tidy). True while more is left."""
-    more = app.ahead()
-    tidy()
-    return more
+    """The loop's work while nobody presses, one piece a frame (a press that comes meanwhile
+    waits for it): the garbage collected if the heap runs low (tidy), else one module the
+    next presses will need imported (App.prefetch: 10-30 ms on a Pico) or a piece of the
+    screen's work done ahead (App.ahead). True while more is left."""
+    if tidy():
+        return True  # the work ahead, if any, in the next frame
+    return app.ahead()
 
 
 def watchdog(board):

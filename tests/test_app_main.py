@@ -39,3 +39,34 @@ def test_back_held_at_power_on_is_safe_mode():
     assert main.safe_mode(buttons(1 << 5), board, clock)      # BACK held
     assert not main.safe_mode(buttons(0), board, clock)       # nothing held
     assert not main.safe_mode(buttons(1 << 4), board, clock)  # OK is not BACK here
+
+
+def test_json_is_found_in_sys_modules_once_main_has_run():
+    """MicroPython keeps no built-in module that a file could replace in sys.modules, so each
+    `import json` looks it up on the filesystem first (5.8 ms on a Pico's littlefs); main.py
+    puts the ones imported ahead there (the unix port, which imports the same way)."""
+    import mp
+    script = ("import sys\nsys.path.insert(0, 'firmware')\nimport json\nprint('json' in sys.modules)\n"
+              "import main\nprint('json' in sys.modules, sys.modules['json'] is json, 'collections' in sys.modules)\n")
+    r = mp.run(["-c", script])
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["False", "True", "True", "True"]
+
+
+def test_an_idle_frame_that_collects_the_garbage_imports_nothing(tmp_path):
+    """One piece of idle work a frame (a press that comes meanwhile waits for it): a frame
+    that collects leaves the next module to import to the next frame."""
+    from host_tools import sim
+    main = load_main()
+    app = sim.build("pico", str(tmp_path / "data"))[0]
+    del app.wanted[:]  # (the main menu's own: the new-game steps)
+    app.expect(["app.history", "app.system"])
+    free = [main.TIDY_FREE - 1, main.TIDY_FREE * 4, main.TIDY_FREE * 4, main.TIDY_FREE * 4]
+    main._mem_free = lambda: free.pop(0) if len(free) > 1 else free[0]
+    collected = []
+    main.gc = type("gc", (), {"collect": staticmethod(lambda: collected.append(1))})
+    assert main.idle(app) and collected == [1]
+    assert app.wanted == ["app.history", "app.system"]  # nothing imported in that frame
+    assert main.idle(app) and app.wanted == ["app.system"]
+    assert main.idle(app) and app.wanted == []
+    assert not main.idle(app) and collected == [1]  # nothing left: the loop may sleep
