@@ -47,10 +47,15 @@ class LedView:
         self.configure(5, self.n, "strip")
 
     def configure(self, level, count, layout):
-        """Brightness 1..5, LEDs in use, "strip" or "matrix5x5"."""
+        """Brightness 1..5, LEDs in use, "strip" or "matrix5x5". The same again (a save of
+        other settings) keeps the frame shown: no colours scaled, no LEDs rewritten."""
+        count = max(0, min(count, self.n))
+        matrix = layout == "matrix5x5" and count >= 25
+        if self.full and level == self.level and count == self.count and matrix == self.matrix:
+            return
         self.level = level
-        self.count = max(0, min(count, self.n))
-        self.matrix = layout == "matrix5x5" and self.count >= 25
+        self.count = count
+        self.matrix = matrix
         self._palette()
 
     def _palette(self):
