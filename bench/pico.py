@@ -17,6 +17,7 @@ press only where the press came while it was under way. One JSON line per game:
                               (null when it ran in none)
   gc_presses                  presses in which the collector ran
   waited_presses              presses that came while idle work was under way (and waited)
+  waits                       [press number, ms waited] of each of them
   prefetch_ms                 {module: ms} each import done ahead in an idle frame
   i2c_bytes_per_press         display traffic (the emulator's I2C byte counter)
   boot_ms                     power-on to the end of the first frame, no record (main.py)
@@ -211,7 +212,8 @@ class Bench:
                 "heap_after_gc_max_kb": None if r["heap_after_gc_max"] is None else round(
                     r["heap_after_gc_max"] / 1024, 1),
                 "gc_presses": r["gc_presses"],
-                "waited_presses": r.get("waited_presses"),
+                "waited_presses": len(r["waited"]),
+                "waits": [[i + 1, ms(us)] for i, us in r["waited"]],
                 "prefetch_ms": {m: ms(us) for m, us in r.get("prefetched", [])},
                 "i2c_bytes_per_press": round(i2c / r["presses"]), "boot_ms": boot_ms,
                 "app_boot_ms": ms(r["app_boot_us"])}

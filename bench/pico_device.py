@@ -108,7 +108,8 @@ def _idle(app, gap_us, fetched):
 def _play(app, keys, now, times, screens, names, acc, fetched, probe=None):
     """Feed keys; times[i] = us of press i (with its wait for idle work under way),
     screens[i] = index in names of the screen that took it. acc = [steps in which the
-    collector ran, their us, max heap in use right after one, presses that waited].
+    collector ran, their us, max heap in use right after one, us each press waited
+    (an array, made before the App's heap is measured)].
     probe: (before(), after(i, us, collected)) called around each press (profile)."""
     i = 0
     for k in keys:
@@ -132,8 +133,7 @@ def _play(app, keys, now, times, screens, names, acc, fetched, probe=None):
         if probe:
             probe[1](i, dt + waited, a1 < a0)
         times[i] = dt + waited
-        if waited:
-            acc[3] += 1
+        acc[3][i] = waited
         if a1 < a0:  # the heap shrank: the collector ran during this press
             acc[0] += 1
             acc[1] += dt
@@ -157,7 +157,7 @@ def game(path):
     times = array("i", bytes(4 * n))  # (MicroPython copies the bytes: n zeros)
     screens = bytearray(n)
     names = []
-    acc = [0, 0, 0, 0]
+    acc = [0, 0, 0, array("i", bytes(4 * n))]
     fetched = []
     own = _live()
     app, boot_us = build()
@@ -169,7 +169,7 @@ def game(path):
            "heap_boot": heap_boot, "heap_end": heap_end, "heap_own": own,
            "heap_total": gc.mem_alloc() + gc.mem_free(),
            "gc_presses": acc[0], "gc_us": acc[1], "heap_after_gc_max": acc[2] - own if acc[0] else None,
-           "waited_presses": acc[3], "prefetched": fetched,
+           "waited": [[i, acc[3][i]] for i in range(n) if acc[3][i]], "prefetched": fetched,
            "final": type(app.screen).__name__, "text": app.text(),
            "scores": list(s.scores) if s else None, "finished": s.finished if s else None,
            "shown_equals_buffer": _shown(app.display),
@@ -330,7 +330,7 @@ def profile(path, spec, slow_us=40000):
         PROFILE[label][0] = PROFILE[label][1] = 0  # count the game only, not the boot
     times = array("i", bytes(4 * n))
     screens = bytearray(n)
-    acc = [0, 0, 0, 0]
+    acc = [0, 0, 0, array("i", bytes(4 * n))]
     names = []
     _play(app, keys, time.ticks_ms(), times, screens, names, acc, [], _slow(app, names, screens, slow_us))
     print("RESULT " + json.dumps({"presses": n, "total_us": sum(times), "gc_presses": acc[0],
