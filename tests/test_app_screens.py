@@ -6,10 +6,13 @@ layout change with  UPDATE_GOLDEN=1 pytest tests/test_app_screens.py  and look a
 import json
 import os
 
-from test_app_games import Driver, board_check, end_round, play_azul
+import pytest
+
+from test_app_games import Driver, board_check, end_round, play_azul, play_5211
 from host_tools import sim
 from hal.keys import UP, DOWN, LEFT, RIGHT, OK, BACK, LONG
 from rules_core.session import replay
+from rules_core import azul_engine
 
 GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden", "screens")
 
@@ -271,3 +274,70 @@ def test_button_test_shows_keys_and_hold_back_leaves(tmp_path):
     assert d.app.text()[1] == "LEFT long"
     d.press(BACK | LONG)
     assert d.screen.title == "Settings"
+
+
+
+class IdleDriver(Driver):
+    """The Driver with (idle=True) the main loop's idle frames before each press: App.ahead()
+    until it has nothing left. Keeps each press's frame and the screens made ahead
+    (App.home_screen with a state), and checks that the idle work changes nothing of the
+    game: its state, scores and record."""
+
+    def __init__(self, tmp_path, idle):
+        Driver.__init__(self, tmp_path)
+        self.idle = idle
+        self.frames = []  # (text, frame buffer) after each press
+        self.made = []  # the screens made in idle frames
+        make = self.app.home_screen
+
+        def home_screen(state=None):
+            screen = make(state)
+            if state is not None:
+                self.made.append(screen)
+            return screen
+        self.app.home_screen = home_screen
+
+    def press(self, k, times=1):
+        for _ in range(times):
+            s = self.app.session
+            if s is not None:
+                state, scores, record = s.rules, list(s.scores), self.record()
+            while self.idle and self.app.ahead():
+                pass
+            if s is not None:
+                assert s.rules is state and s.scores == scores and self.record() == record
+            Driver.press(self, k)
+            self.frames.append((self.app.text(), bytes(self.display.buffer)))
+
+    def record(self):
+        with open(os.path.join(self.data, "current.jsonl")) as f:
+            return f.read()
+
+
+@pytest.mark.parametrize("game", ["azul", "5211"])
+def test_a_save_prepared_in_idle_frames_writes_and_shows_what_one_without_them_does(tmp_path, game):
+    """The idle frames on a form's save row make its work ahead (the state after the entry,
+    its record line, the scoreboard or final standings it goes to): every press shows the
+    same frame and the game ends with the same record as when no idle frame comes, and each
+    save from a form (walls, reveals, round ends, the last one) shows the screen made ahead."""
+    from rules_core import engine5211
+    idle, plain = IdleDriver(tmp_path / "idle", True), IdleDriver(tmp_path / "plain", False)
+    for d in (idle, plain):
+        shown = d.shown = []  # the screen each save from a form goes to
+        if game == "azul":
+            header, events = azul_engine.random_game(3, 11, "colored")[:2]
+            d.new_game("Azul", "coloured", 3)
+            for ev in events:
+                play_azul(d, header, [ev])
+                if ev["e"] != "first":
+                    shown.append(d.screen)
+        else:
+            events = engine5211.random_game(3, 2, "standard")[1]
+            d.new_game("5211", "standard", 3)
+            for ev in events:
+                play_5211(d, [ev], 3)
+                shown.append(d.screen)
+        assert type(d.screen).__name__ == "Final"
+    assert idle.frames == plain.frames and idle.record() == plain.record()
+    assert replay(idle.record())[0].result() == idle.app.session.result()
+    assert idle.shown and all(any(s is m for m in idle.made) for s in idle.shown) and not plain.made

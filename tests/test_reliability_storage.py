@@ -87,12 +87,16 @@ def put_files(root, files):
 
 
 # ---- 1. a failed write is never shown as entered -----------------------------------------
+@pytest.mark.parametrize("ahead", [False, True], ids=["", "made-ahead"])
 @pytest.mark.parametrize("truncate", [True, False], ids=["truncate", "copy"])
-def test_a_write_that_fails_halfway_is_cut_off_and_the_form_stays_open(board, truncate):
+def test_a_write_that_fails_halfway_is_cut_off_and_the_form_stays_open(board, truncate, ahead):
     """With truncate() the flash is full; without, only the line's write fails (the cut is a
-    copy, which needs room: test_when_the_cut_fails_too... covers a flash with none)."""
+    copy, which needs room: test_when_the_cut_fails_too... covers a flash with none). With
+    the save's work made ahead in idle frames (its state, line and scoreboard), the same."""
     d = FlashDriver(board, Flash(truncate))
     red_wall(d)
+    while ahead and d.app.ahead():
+        pass
     form, values, before = d.screen, d.screen.values(), d.file("current.jsonl")
     d.flash.full = truncate
     d.flash.fail = 1

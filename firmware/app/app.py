@@ -225,13 +225,13 @@ class App:
         self.session = None
         return True
 
-    def enter(self, ev, after=None):
+    def enter(self, ev, after=None, line=None):
         """Enter an event: True once its line is on flash and the game applied it. Refused
         by the rules, or not saved (the flash is full...), it says why and returns False, and
-        the screen that entered it stays as it is. after: Session.trial(ev), when the screen
-        has it."""
+        the screen that entered it stays as it is. after, line: what the screen has of the
+        work (Records.add)."""
         try:
-            self.records.add(self.session, ev, after)
+            self.records.add(self.session, ev, after, line)
         except ValueError as e:
             self.refuse(str(e))
             return False
@@ -289,19 +289,30 @@ class App:
         else:
             self.home()
 
-    def home(self):
+    def home(self, made=None):
         """The scoreboard (or the final standings) of the current game, else the main menu,
-        alone on the stack."""
+        alone on the stack. made: that screen, made ahead for the state the session has
+        now (home_screen())."""
         del self.stack[:]
         if self.session is None:
             self.drop_fetched()
             self.push(MainMenu(self))
             return
+        self.push(made or self.home_screen())
+
+    def home_screen(self, state=None):
+        """The current game's scoreboard, or its final standings once it is finished. With
+        `state` (a Session.trial() the session has not taken yet): the screen for the game
+        once it takes that state, made ahead in an idle frame; the session stays as it is."""
         from app import scoreboard
-        if self.session.finished:
-            self.push(scoreboard.Final(self, self.session))
-        else:
-            self.push(scoreboard.Scoreboard(self))
+        s = self.session
+        live = s.rules
+        if state is not None:
+            s.rules = state  # what the screen reads of the game, while it is made
+        try:
+            return scoreboard.Final(self, s) if s.finished else scoreboard.Scoreboard(self)
+        finally:
+            s.rules = live
 
     def main_menu(self):
         self.push(MainMenu(self))

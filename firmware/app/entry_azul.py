@@ -124,10 +124,13 @@ class WallForm(Form):
                 if not free >> (k * 5 + (v[0] - 1 if self.grey else wall_column(r, k))) & 1:
                     raise ValueError("row %d: no room" % (r + 1))  # (skipped() says why in full)
         # the rules' own check and points, without the copy of the state a preview makes
-        change = self.app.session.rules.wall_change(self.event(values))
+        # (the idle frames on the save row make it: Form.ahead)
+        rules = self.app.session.rules
+        change = rules.wall_change(self.event(values))
         deltas = [0] * len(self.app.session.players)
         deltas[self.p] = change
         self._checked = deltas
+        self._after = [rules, values, None, None, None]
 
     def skipped(self, i, err):
         """Why a row's colour (or the floor's 0) is not offered, in the wall's own terms."""

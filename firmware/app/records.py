@@ -87,9 +87,9 @@ class Records:
         """The current record's lines, for a session that read back what it let go."""
         return _lines(self.storage.read_lines(paths.CURRENT)[0])
 
-    def add(self, session, ev, after=None):
-        """Check ev (unless `after`, session.trial(ev), is given), put its line on flash,
-        then apply it to the session.
+    def add(self, session, ev, after=None, line=None):
+        """Check ev (unless `after`, session.trial(ev), is given), put its line (`line`,
+        dumps(ev), when the screen made it ahead) on flash, then apply it to the session.
 
         ValueError: refused by the rules (nothing written). OSError: not saved (the file is
         as before the call). Either way the session is unchanged.
@@ -103,7 +103,7 @@ class Records:
                 raise RuleError("nothing to " + e)
         elif e != "note" and after is None:
             after = session.trial(ev)
-        text = dumps(ev)
+        text = line or dumps(ev)
         start = self.storage.append_line(paths.CURRENT, text, create=False)
         try:
             session.add(ev, text, after)

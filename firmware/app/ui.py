@@ -2,7 +2,8 @@
 
 Every screen is a list of text rows under a title (8x8 font: 16 characters a row; 8 rows on a
 128x64 display, 4 on 128x32). The cursor row is drawn inverted. Screens only draw when the
-app says the frame is dirty, so nothing here runs in an idle loop.
+app says the frame is dirty; in idle frames a form on its save row does the save's work
+ahead (Form.ahead).
 """
 from hal.keys import UP, DOWN, LEFT, RIGHT, OK, BACK, CODE_MASK
 
@@ -286,18 +287,20 @@ class Form(ListScreen):
     once per form (skipped()), so a player is never left wondering where a colour went.
     """
 
-    def __init__(self, app, title, fields, build=None, done=None, save=None, legal=None, back=None):
+    def __init__(self, app, title, fields, build=None, save=None, legal=None, back=None):
         ListScreen.__init__(self, app)
         self.back = back
         self.title = title
         self.fields = fields
         self.build = build
-        self.done = done
         self.save = save
         self.legal = legal or self._check
         self.note = ""
         self._checked = None  # the points of the values the last _why() accepted (_check)
-        self._after = None    # (the session's state, the values, the state after them) of that check
+        # [the session's state, the values, the state after them, their record line, the
+        # screen home() shows once the session takes that state] of that check; ahead()
+        # makes what is None (a check without a state, as the Azul wall's, leaves it None)
+        self._after = None
         self._why_of = None   # the values _why() checked last, and what it said
         self._why_was = None
         self._deltas = None   # the points the save row shows
@@ -324,7 +327,7 @@ class Form(ListScreen):
         s = self.app.session
         after = s.trial(self.build(values))
         self._checked = s.deltas(after)
-        self._after = (s.rules, values, after)
+        self._after = [s.rules, values, after, None, None]
         return self._checked
 
     def _why(self):
@@ -341,17 +344,32 @@ class Form(ListScreen):
             self._why_was = e
         return self._why_was
 
-    def _ok(self):
-        return self._why() is None
-
-    def _checked_state(self):
-        """The state after the values on screen, when _check() made it from the session's
+    def _prepared(self):
+        """_after when the last check made it for the values on screen from the session's
         state as it still is (a Confirm, which has no values to turn, was checked by
         _update()); else None (the record's writer checks again)."""
         a = self._after
         if a is not None and a[0] is self.app.session.rules and self.values() == a[1]:
-            return a[2]
+            return a
         return None
+
+    def ahead(self):
+        """With the cursor on the save row, the save's work in idle frames, a piece a call:
+        the state after the entry (where the check made none), its record line, then the
+        screen the save goes to. The save press then writes the line and shows that screen
+        (a press that comes first does the rest itself)."""
+        a = self._prepared() if self.cursor == len(self.fields) and not self.save else None
+        if a is None or a[4] is not None:
+            return False
+        if a[2] is None:
+            a[2] = self.app.session.trial(self.build(a[1]))
+        elif a[3] is None:
+            from rules_core.record import dumps
+            a[3] = dumps(self.build(a[1]))
+        else:
+            screen = a[4] = self.app.home_screen(a[2])
+            screen.fitted(screen.width(self.app.cv) // 8)  # its rows cut to the screen too
+        return a[4] is None
 
     def _turn(self, i, step, explain=False):
         """Move field i to its next legal value, adjusting a later `follows` field if that
@@ -390,7 +408,7 @@ class Form(ListScreen):
                 start = g.index
                 for _ in range(len(g.choices) - 1):
                     g.index = (g.index + 1) % len(g.choices)
-                    if self._ok():
+                    if self._why() is None:
                         return True
                 g.index = start
         return False
@@ -454,8 +472,11 @@ class Form(ListScreen):
                 self.cursor += 1
             elif self.save:
                 self.save(self.values())
-            elif self.app.enter(self.build(self.values()), self._checked_state()):
-                (self.done or self.app.home)()
+            else:
+                a = self._prepared()
+                if self.app.enter(self.build(self.values()), a and a[2], a and a[3]):
+                    # the session took a[2] when given one: a[4] was made for that state
+                    self.app.home(a and a[4])
         elif base == BACK:
             (self.back or self.app.back)()
 
