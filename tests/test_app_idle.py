@@ -261,3 +261,22 @@ def test_the_final_chase_runs_until_the_screen_goes_dark(tmp_path):
     assert len(times) >= 3 * MINUTE // 150 - 1 and lit(d)
     times = idle(d, 8 * MINUTE)
     assert not d.display.on and len(idle(d, 15 * BEAT_MS)) <= 15 * PER_BLINK + 1
+
+
+def test_the_final_chase_lights_every_third_led_in_the_winners_colour(tmp_path):
+    """The chase moves one LED every 150 ms: at phase k (time // 150 % 3) the LEDs i with
+    (i + k) % 3 == 0 show the winner's colour (two winners: three LEDs each in turn)."""
+    d = Driver(tmp_path)
+    d.new_game("Azul", "coloured", 2)
+    play_azul(d, {"players": ["Red", "Blue"]}, shortest_azul_game())
+    won = d.screen.winners()
+    assert won and type(d.screen).__name__ == "Final"
+    seen = set()
+    for t in frames(d, 600):
+        k = t // 150 % 3
+        frame = d.leds.frame_rgb()
+        colours = [frame[i] for i in range(25) if (i + k) % 3 == 0]
+        assert all(frame[i] == (0, 0, 0) for i in range(25) if (i + k) % 3)
+        assert len(set(colours)) == len(won) and (0, 0, 0) not in colours
+        seen.add(k)
+    assert seen == {0, 1, 2}

@@ -66,7 +66,8 @@ class LedView:
         for name in COLOURS:
             r, g, b = COLOURS[name][2]
             self.full[name] = (r * level // div, g * level // div, b * level // div)
-            self.dim[name] = (r * level // (div * _DIM), g * level // (div * _DIM), b * level // (div * _DIM))
+            if name in PLAYER_COLOURS:  # (only a seat is ever dim)
+                self.dim[name] = (r * level // (div * _DIM), g * level // (div * _DIM), b * level // (div * _DIM))
         self.beat = self.dim["green"]
         self.shown = [None] * self.n  # force a rewrite
         self.seats_session = None
@@ -93,7 +94,8 @@ class LedView:
         if idle != self.idle:
             self.idle = idle
             self._palette()
-        if idle == BLANK or (s is not None and s.finished and won is not None):
+        chase = s is not None and s.finished and won is not None
+        if idle == BLANK or chase:
             self.last = None  # the blink and the chase move with the clock
         elif s is self.last and flashing == self.last_flash and wall is self.last_wall \
                 and entered == self.last_entered and s is not None:
@@ -103,38 +105,40 @@ class LedView:
             self.last_flash = flashing
             self.last_wall = wall
             self.last_entered = entered
-        w = self.want
-        for i in range(self.n):
-            w[i] = OFF
-        if idle == BLANK:
-            if self.count and now % BEAT_MS < BEAT_ON_MS:
-                w[0] = self.beat
-        elif flashing:
-            for i in range(self.count):
-                w[i] = self.full["red"]
-        elif s is not None and s.finished and won is not None:
-            phase = (now // _CHASE_MS) % 3
-            for i in range(self.count):
-                if (i + phase) % 3 == 0 and won:
-                    w[i] = self.full[PLAYER_COLOURS[won[(i // 3) % len(won)]]]
-        elif s is not None:
-            if wall is not None and self.matrix:
+        if s is not None and not flashing and idle != BLANK and not chase and not (wall is not None and self.matrix):
+            if s is not self.seats_session or entered != self.seats_entered:
+                self._players(s)
+                self.seats_session = s
+                self.seats_entered = entered
+            w = self.seats  # the frame is the player LEDs as they are
+        else:
+            w = self.want
+            for i in range(self.n):
+                w[i] = OFF
+            if idle == BLANK:
+                if self.count and now % BEAT_MS < BEAT_ON_MS:
+                    w[0] = self.beat
+            elif flashing:
+                red = self.full["red"]
+                for i in range(self.count):
+                    w[i] = red
+            elif chase:
+                phase = (now // _CHASE_MS) % 3
+                full = self.full
+                for i in range((3 - phase) % 3, self.count if won else 0, 3):  # (i + phase) % 3 == 0
+                    w[i] = full[PLAYER_COLOURS[won[(i // 3) % len(won)]]]
+            elif s is not None:
                 self._wall(wall)
-            else:
-                if s is not self.seats_session or entered != self.seats_entered:
-                    self._players(s)
-                    self.seats_session = s
-                    self.seats_entered = entered
-                for i in range(self.n):
-                    w[i] = self.seats[i]
-        changed = False
+        shown = self.shown
+        if w == shown:  # compared in one call: most frames change nothing or a few LEDs
+            return
+        leds = self.leds
         for i in range(self.n):
-            if w[i] is not self.shown[i]:
-                self.leds[i] = w[i]
-                self.shown[i] = w[i]
-                changed = True
-        if changed:
-            self.leds.show()
+            c = w[i]
+            if c is not shown[i]:
+                leds[i] = c
+                shown[i] = c
+        leds.show()
 
     def _players(self, s):
         """The player LEDs into self.seats (allocates: s.pending() makes a list)."""

@@ -11,8 +11,8 @@ from app import colours
 
 
 # what the flags mean, on the row under the standings (16 characters with both)
-LEGEND = {"S": "S=starts", "!": "!=to do", "S!": "S=starts !=to do"}
 FLAGS = ("", "!", "S", "S!")  # by 2 * starts + has an entry to make
+LEGEND = ("", "!=to do", "S=starts", "S=starts !=to do")  # by the same bits, of every row shown
 
 
 def standings_rows(s, pending):
@@ -36,7 +36,7 @@ def standings_rows(s, pending):
         else:
             rows.append("%d %-7.7s%4d" % (rank, players[p], scores[p]))
     if shown:
-        rows.append(LEGEND[FLAGS[shown]])
+        rows.append(LEGEND[shown])
     return rows
 
 
