@@ -341,3 +341,39 @@ def test_a_save_prepared_in_idle_frames_writes_and_shows_what_one_without_them_d
     assert idle.frames == plain.frames and idle.record() == plain.record()
     assert replay(idle.record())[0].result() == idle.app.session.result()
     assert idle.shown and all(any(s is m for m in idle.made) for s in idle.shown) and not plain.made
+
+
+def test_the_garden_groups_save_enters_the_state_its_screen_checked(tmp_path, monkeypatch):
+    """The groups screen checks the entry with the rules (Session.trial) when it opens, for
+    the points on its save row; the save enters that state, with no second check in the
+    press, and the record replays to the game on screen."""
+    from test_app_games import garden_events, play_garden, PATTERN_ROWS
+    from rules_core.session import Session
+    d = Driver(tmp_path)
+    d.new_game("Queen's Garden", "standard", 2)
+    events = garden_events("standard")
+    at = [i for i, ev in enumerate(events) if ev["e"] == "garden"][0]
+    play_garden(d, events[:at])
+    ev = events[at]
+    d.entry("Garden " + ["Red", "Blue"][ev["p"]])
+    for g in ev["groups"]:
+        d.choose("Add group")
+        d.set("of", g["of"])
+        if g["of"] == "blue":
+            for on in (True, False):
+                for i in range(6):
+                    if (i + 1 in g["values"]) == on:
+                        d.set(PATTERN_ROWS[i], on)
+        else:
+            d.set("pattern n", len(g["values"]))
+        d.save()
+    trials = []
+    trial = Session.trial
+    monkeypatch.setattr(Session, "trial", lambda s, e: trials.append(e) or trial(s, e))
+    before = list(d.app.session.scores)
+    d.choose("save")
+    assert type(d.screen).__name__ == "Scoreboard" and trials == []
+    assert d.app.session.scores != before
+    assert replay(d.record())[0].scores == d.app.session.scores
+    play_garden(d, events[at + 1:])
+    assert replay(d.record())[0].result() == d.app.session.result()

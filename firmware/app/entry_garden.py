@@ -118,9 +118,12 @@ class Groups(Menu):
     def __init__(self, app, p, groups=None):
         self.p = p
         self.groups = groups or []
-        ev = self.event()
+        s = app.session
+        self.checked = None  # (the session's state, the state after the entry): the save enters it
         try:
-            gain = "%+d" % app.session.preview(ev)[p]
+            after = s.trial(self.event())
+            self.checked = (s.rules, after)
+            gain = "%+d" % s.deltas(after)[p]
         except ValueError:
             gain = ""
         items = [(group_text(g), self._remove(i)) for i, g in enumerate(self.groups)]
@@ -134,7 +137,8 @@ class Groups(Menu):
         return lambda: self.app.show(Groups(self.app, self.p, self.groups[:i] + self.groups[i + 1:]))
 
     def _save(self):
-        if self.app.enter(self.event()):
+        c = self.checked
+        if self.app.enter(self.event(), c[1] if c and c[0] is self.app.session.rules else None):
             self.app.home()
 
     def _add(self):
