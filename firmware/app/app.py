@@ -296,8 +296,7 @@ class App:
         del self.stack[:]
         if self.session is None:
             self.drop_fetched()
-            self.push(MainMenu(self))
-            return
+            made = MainMenu(self)
         self.push(made or self.home_screen())
 
     def home_screen(self, state=None):
@@ -307,8 +306,7 @@ class App:
         from app import scoreboard
         s = self.session
         live = s.rules
-        if state is not None:
-            s.rules = state  # what the screen reads of the game, while it is made
+        s.rules = state or live  # what the screen reads of the game, while it is made
         try:
             return scoreboard.Final(self, s) if s.finished else scoreboard.Scoreboard(self)
         finally:

@@ -127,8 +127,11 @@ class LedView:
                 full = self.full
                 for i in range((3 - phase) % 3, self.count if won else 0, 3):  # (i + phase) % 3 == 0
                     w[i] = full[PLAYER_COLOURS[won[(i // 3) % len(won)]]]
-            elif s is not None:
-                self._wall(wall)
+            elif s is not None:  # the Azul wall the screen shows: 25 colour names or None, row by row
+                full = self.full
+                for i in range(25):
+                    if wall[i]:
+                        w[i] = full[wall[i]]
         shown = self.shown
         if w == shown:  # compared in one call: most frames change nothing or a few LEDs
             return
@@ -162,10 +165,3 @@ class LedView:
         colour = s.bonus_colour()
         if n + 1 < self.count and colour:
             w[n + 1] = self.full[colour]
-
-    def _wall(self, cells):
-        """cells: 25 colour names or None, row by row (placed and being entered)."""
-        w = self.want
-        for i in range(25):
-            if cells[i]:
-                w[i] = self.full[cells[i]]

@@ -358,7 +358,7 @@ class Form(ListScreen):
         the state after the entry (where the check made none), its record line, then the
         screen the save goes to. The save press then writes the line and shows that screen
         (a press that comes first does the rest itself)."""
-        a = self._prepared() if self.cursor == len(self.fields) and not self.save else None
+        a = self._prepared() if self.cursor == len(self.fields) else None  # (a settings form has none)
         if a is None or a[4] is not None:
             return False
         if a[2] is None:
