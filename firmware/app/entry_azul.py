@@ -64,16 +64,23 @@ ROWS = ("R1", "R2", "R3", "R4", "R5")  # the row fields' labels
 class GreyCells:
     """A grey wall row's choices, (text, value): "-" (None), then each colour in each column
     ((column, colour)). A text is made when asked: a form shows one a row, and a new str
-    costs a Pico ~150 us (25 of them when the form opened)."""
+    costs a Pico ~150 us (25 of them when the form opened). So is a value, once (the five
+    rows share them): 25 tuples made when the form opened took 1-2 ms there."""
 
-    def __init__(self, values):
-        self.values = values
+    def __init__(self):
+        self.values = [None] * 26
 
     def __len__(self):
-        return len(self.values)
+        return 26
+
+    def value(self, i):
+        v = self.values[i]
+        if v is None and i:
+            v = self.values[i] = ((i - 1) % 5 + 1, COLOURS[(i - 1) // 5])
+        return v
 
     def __getitem__(self, i):
-        v = self.values[i]
+        v = self.value(i)
         return ("-", None) if v is None else ("%s c%d" % (colours.label(v[1]), v[0]), v)
 
 
@@ -81,7 +88,7 @@ class GreyField(Field):
     """A grey wall row: its value without making its choice's text."""
 
     def value(self):
-        return self.choices.values[self.index]
+        return self.choices.value(self.index)
 
 
 class WallForm(Form):
@@ -91,7 +98,7 @@ class WallForm(Form):
         self.p = p
         self.grey = app.session.variant == "grey"
         if self.grey:
-            cells = GreyCells([None] + [(col, c) for c in COLOURS for col in range(1, 6)])
+            cells = GreyCells()
             fields = [GreyField(ROWS[r], cells) for r in range(5)]  # type: list
         else:
             row_choices = [("-", None)] + [(colours.label(c), c) for c in COLOURS]
@@ -122,7 +129,8 @@ class WallForm(Form):
                     free = self._free[r] = self.app.session.rules.free_cells(self.p, r + 1)
                 k = COLOURS.index(v[1] if self.grey else v)
                 if not free >> (k * 5 + (v[0] - 1 if self.grey else wall_column(r, k))) & 1:
-                    raise ValueError("row %d: no room" % (r + 1))  # (skipped() says why in full)
+                    # skipped() says why in full: no text made for each value a turn skips
+                    raise ValueError("no room")
         # the rules' own check and points, without the copy of the state a preview makes
         # (the idle frames on the save row make it: Form.ahead)
         rules = self.app.session.rules
