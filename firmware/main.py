@@ -30,13 +30,14 @@ _mem_free = getattr(gc, "mem_free", None)  # (MicroPython, CircuitPython): looke
 # looks it up on the filesystem at every import (three stats in '' and three in /lib: 5.8 ms
 # on a Pico's littlefs). Put there once, here, an import finds it at once. (Module-level
 # code: its bytecode goes once it has run; the rest of the boot's are imported once each.)
-for _m in ("json", "collections"):
-    if _m not in sys.modules:
-        try:
-            sys.modules[_m] = __import__(_m)
-        except ImportError:  # (a port built without it)
-            pass
-del _m
+try:
+    import json
+    import collections
+    sys.modules["json"] = json
+    sys.modules["collections"] = collections
+    del json, collections
+except ImportError:  # (a port built without one of them)
+    pass
 
 
 def board_name():
