@@ -68,7 +68,7 @@ class GreyCells:
     rows share them): 25 tuples made when the form opened took 1-2 ms there."""
 
     def __init__(self):
-        self.values = [None] * 26
+        self.values = [None] * 26  # type: list
 
     def __len__(self):
         return 26
