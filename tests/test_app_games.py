@@ -273,6 +273,22 @@ def garden_events(variant):
     return evs
 
 
+def add_garden_groups(d, groups):
+    """Each group of a "garden" event added on the open garden screen (Add group, saved)."""
+    for g in groups:
+        d.choose("Add group")
+        d.set("of", g["of"])
+        if g["of"] == "blue":
+            # switch the wanted patterns on before the others off: a group keeps >= 3
+            for on in (True, False):
+                for i in range(6):
+                    if (i + 1 in g["values"]) == on:
+                        d.set(PATTERN_ROWS[i], on)
+        else:
+            d.set("pattern n", len(g["values"]))
+        d.save()
+
+
 def play_garden(d, events):
     for ev in events:
         e = ev["e"]
@@ -303,18 +319,7 @@ def play_garden(d, events):
             d.save()
         elif e == "garden":
             d.entry("Garden " + name)
-            for g in ev["groups"]:
-                d.choose("Add group")
-                d.set("of", g["of"])
-                if g["of"] == "blue":
-                    # switch the wanted patterns on before the others off: a group keeps >= 3
-                    for on in (True, False):
-                        for i in range(6):
-                            if (i + 1 in g["values"]) == on:
-                                d.set(PATTERN_ROWS[i], on)
-                else:
-                    d.set("pattern n", len(g["values"]))
-                d.save()
+            add_garden_groups(d, ev["groups"])
             d.choose("save")
         else:
             end_round(d)

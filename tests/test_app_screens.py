@@ -347,7 +347,7 @@ def test_the_garden_groups_save_enters_the_state_its_screen_checked(tmp_path, mo
     """The groups screen checks the entry with the rules (Session.trial) when it opens, for
     the points on its save row; the save enters that state, with no second check in the
     press, and the record replays to the game on screen."""
-    from test_app_games import garden_events, play_garden, PATTERN_ROWS
+    from test_app_games import add_garden_groups, garden_events, play_garden
     from rules_core.session import Session
     d = Driver(tmp_path)
     d.new_game("Queen's Garden", "standard", 2)
@@ -356,17 +356,7 @@ def test_the_garden_groups_save_enters_the_state_its_screen_checked(tmp_path, mo
     play_garden(d, events[:at])
     ev = events[at]
     d.entry("Garden " + ["Red", "Blue"][ev["p"]])
-    for g in ev["groups"]:
-        d.choose("Add group")
-        d.set("of", g["of"])
-        if g["of"] == "blue":
-            for on in (True, False):
-                for i in range(6):
-                    if (i + 1 in g["values"]) == on:
-                        d.set(PATTERN_ROWS[i], on)
-        else:
-            d.set("pattern n", len(g["values"]))
-        d.save()
+    add_garden_groups(d, ev["groups"])
     trials = []
     trial = Session.trial
     monkeypatch.setattr(Session, "trial", lambda s, e: trials.append(e) or trial(s, e))
