@@ -68,10 +68,10 @@ class GreyCells:
     rows share them): 25 tuples made when the form opened took 1-2 ms there."""
 
     def __init__(self):
-        self.values = [None] * 26  # type: list
+        self.values = [None] * (1 + 5 * len(COLOURS))  # type: list
 
     def __len__(self):
-        return 26
+        return len(self.values)
 
     def value(self, i):
         v = self.values[i]
