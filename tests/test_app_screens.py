@@ -343,6 +343,58 @@ def test_a_save_prepared_in_idle_frames_writes_and_shows_what_one_without_them_d
     assert idle.shown and all(any(s is m for m in idle.made) for s in idle.shown) and not plain.made
 
 
+@pytest.mark.parametrize("game", ["sintra", "garden"])
+def test_a_game_started_after_idle_frames_shows_and_writes_what_one_without_them_does(tmp_path, game):
+    """The idle frames on the last set-up step make the new game's header line and session
+    and scoreboard (App.ready): the set-up's every press shows the same frame and the game starts with the
+    same record as with no idle frame, for the games whose own steps end the set-up (Sintra's
+    round colours, the Queen's Garden variant side)."""
+    from test_app_games import ROUND_COLOURS, board_check
+    idle, plain = IdleDriver(tmp_path / "idle", True), IdleDriver(tmp_path / "plain", False)
+    for d in (idle, plain):
+        if game == "sintra":
+            d.new_game("Sintra", "side A", 3, start=2)
+            board_check(d, "A")
+            for c in ROUND_COLOURS[:5]:
+                d.choose(c)
+            d.press(DOWN, [r.startswith(ROUND_COLOURS[5]) for r in d.rows()].index(True) - d.screen.cursor)
+            while d.idle and d.app.ahead():  # (what the OK press's idle frames do)
+                pass
+            d.made_ahead = d.app.starting
+            d.press(OK)
+        else:
+            d.new_game("Queen's Garden", "variant", 2, start=1)
+        assert type(d.screen).__name__ == "Scoreboard"
+    assert idle.frames == plain.frames and idle.record() == plain.record()
+    s = replay(idle.record())[0]
+    assert s.start_player == idle.app.session.start_player == (2 if game == "sintra" else 1)
+    assert idle.app.starting == []
+    if game == "sintra":
+        assert s.header["options"]["round_colors"] == ROUND_COLOURS
+        made = idle.made_ahead  # the session and the scoreboard made ahead are the game's
+        assert made[3] is idle.app.session and made[4] is idle.screen and plain.made_ahead == []
+
+
+def test_the_last_set_up_step_starts_the_choice_pressed_not_the_one_made_ahead(tmp_path):
+    """The idle frames make the game the cursor's choice starts (here: Red starts); a press on
+    another choice (Blue) starts that one, its own header on flash and its own session."""
+    from rules_core.record import dumps, new_header
+    d = Driver(tmp_path)
+    for step in ("New game", "Azul", "coloured", "2 players", "Red", "Blue"):
+        d.choose(step)
+    assert d.screen.title == "Start player" and d.screen.cursor == 0
+    while d.app.ahead():
+        pass
+    made = d.app.starting
+    assert made[1] == dumps(new_header("azul", "colored", ["Red", "Blue"], {})) and made[3] is not None
+    d.press(DOWN)
+    d.press(OK)
+    assert d.record() == dumps(new_header("azul", "colored", ["Red", "Blue"], {"start": 1})) + "\n"
+    s = d.app.session
+    assert s is not made[3] and s.start_player == 1 and s.header["options"] == {"start": 1}
+    assert type(d.screen).__name__ == "Scoreboard"
+
+
 def test_the_garden_groups_save_enters_the_state_its_screen_checked(tmp_path, monkeypatch):
     """The groups screen checks the entry with the rules (Session.trial) when it opens, for
     the points on its save row; the save enters that state, with no second check in the

@@ -1,7 +1,7 @@
 """Power cuts at every byte of a game's record writes, then a reboot that resumes.
 
-The device writes a game as: the header with write_atomic (new game), then one append_line
-per event (firmware/hal/storage.py). CutStorage keeps exactly the first `cut` bytes written
+The device writes a game as: the header appended to a new file (new game), then one
+append_line per event (firmware/hal/storage.py). CutStorage keeps exactly the first `cut` bytes written
 and fails every later operation, so trying every cut from 0 to the total tries every byte
 of every line and every flush/sync/rename boundary (a cut equal to a line's end stops the
 flush after it). After the cut the flash is rebooted and the game resumed as App.resume()
@@ -14,6 +14,7 @@ import os
 import paths
 from host_tools import sim  # noqa: F401  (firmware/ on sys.path)
 from host_tools.vhal import CutStorage, PowerCut, VirtualDisplay, VirtualLeds
+from hal.keys import BACK
 from rules_core.record import dumps
 from rules_core.session import replay
 
@@ -32,9 +33,9 @@ def record_lines(path):
 
 
 def write_game(st, lines):
-    """What the App writes for a game: header atomically, then one append per event."""
-    st.write_atomic(paths.CURRENT, lines[0] + "\n")
-    for line in lines[1:]:
+    """What the App writes for a game: the header appended to a new file, then one append
+    per event (app.records.Records.start, add)."""
+    for line in lines:
         st.append_line(paths.CURRENT, line)
 
 
@@ -59,7 +60,7 @@ def total_bytes(lines):
 
 def cut_one_record(lines):
     """Every cut of one record's writes; returns the number of cuts tried."""
-    ends = []  # bytes written when line k is on flash (the header counts its tmp file)
+    ends = []  # bytes written when line k is on flash
     acc = 0
     for l in lines:
         acc += len(l.encode("utf-8")) + 1
@@ -81,7 +82,6 @@ def cut_one_record(lines):
         except PowerCut:
             pass
         rebooted = st.after_reboot()
-        # a cut after the header's last byte leaves it whole in the tmp file: boot renames it
         complete = sum(1 for e in ends if e <= cut)
         session, got = boot(rebooted)
         assert got == lines[:complete], (cut, complete)
@@ -90,9 +90,9 @@ def cut_one_record(lines):
             seen[content] = state(session)
         assert seen[content] == want(complete), cut
         # keep playing on the rebooted device: the final result is the full record's
-        if session is None:
-            rebooted.write_atomic(paths.CURRENT, lines[0] + "\n")
-            complete = 1
+        if session is None:  # no header on flash: the file is gone, the game starts anew
+            assert rebooted.content(paths.CURRENT) is None, cut
+            complete = 0
         for line in lines[complete:]:
             rebooted.append_line(paths.CURRENT, line)
         content = rebooted.content(paths.CURRENT)
@@ -193,3 +193,60 @@ def test_app_driven_by_keys_resumes_after_a_cut_at_every_byte(tmp_path):
         final = replay(rebooted.content(paths.CURRENT).decode("utf-8"))[0]
         assert final.result()["finished"] and final.scores == scores, cut
     print("App cuts:", total + 1)
+
+
+def test_a_cut_inside_a_new_games_header_leaves_no_game_open_and_the_last_one_filed(tmp_path):
+    """Starting a new game files the open one into the history, then appends the new game's
+    header to a new current record. A power cut at every byte of that header: after the
+    reboot the device shows the main menu with no game to resume (the new game never showed
+    as started), the torn or empty record is gone from the flash, the filed game is whole in
+    the history, and the new game can be started again."""
+    from rules_core import azul_engine
+    from test_app_games import Driver, play_azul
+    header, events = azul_engine.random_game(2, 5, "colored")[:2]
+    d = Driver(tmp_path)
+    d.new_game("Azul", "coloured", 2)
+    play_azul(d, header, events[:4])
+    first = d.record().encode("utf-8")
+    d.press(BACK)  # the scoreboard's BACK: the main menu
+    at = len(d.keys)
+    d.new_game("5211", "standard", 2)
+    new_header = d.record().encode("utf-8")
+    assert new_header.count(b"\n") == 1 and new_header != first
+    keys = d.keys
+    # the bytes written before the last set-up press (measured on a flash with no cut)
+    st = CutStorage(None)
+    app = run_keys(app_on(st), keys[:-1])
+    before = st.fs.written
+    assert at < len(keys) and type(app.screen).__name__ == "Menu"
+    # (a cut at `before` stops the filing's rename; the last cut keeps the open's empty file)
+    for cut in list(range(before + 1, before + len(new_header))) + [before + 1]:
+        st = CutStorage(cut)
+        try:
+            run_keys(app_on(st), keys)
+            raise AssertionError("cut %d not reached" % cut)
+        except PowerCut:
+            pass
+        rebooted = st.after_reboot()
+        if cut == before + 1 and rebooted.content(paths.CURRENT) == new_header[:1]:
+            rebooted.fs.files[paths.CURRENT] = bytearray()
+        app = app_on(rebooted)
+        assert app.session is None and type(app.screen).__name__ == "MainMenu", cut
+        assert app.text()[1:] == ["New game", "History", "Settings"], (cut, app.text())  # no Resume, no message
+        assert rebooted.content(paths.CURRENT) is None and rebooted.content(paths.CURRENT + ".tmp") is None, cut
+        assert rebooted.content(paths.HISTORY_DIR + "/000001.jsonl") == first, cut
+        assert not rebooted.exists(paths.ERRORS), cut
+        again = Driver.__new__(Driver)  # the same new game again, on the rebooted App
+        again.app, again.clock, again.keys = app, app.clock, []
+        again.new_game("5211", "standard", 2)
+        assert type(app.screen).__name__ == "Scoreboard" and app.session.game == "5211", cut
+        assert rebooted.content(paths.CURRENT) == new_header, cut
+    print("header cuts:", len(new_header))
+
+
+def run_keys(app, keys):
+    t = 0
+    for k in keys:
+        t += sim.KEY_STEP_MS if k is not None else sim.WAIT_MS
+        app.step(t, k)
+    return app

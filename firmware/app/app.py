@@ -153,6 +153,7 @@ class App:
         self.entered = 0  # events entered since boot (LedView redraws the seats when it moves)
         self.wanted = []  # modules the next presses will import, in order (expect)
         self.fetched = []  # those prefetch() imported that no game holds yet
+        self.starting = []  # [args, header line, header, Session, scoreboard] (ready()), or none
         try:
             storage.ensure_dir(paths.DATA_DIR)
         except OSError as e:
@@ -196,13 +197,16 @@ class App:
             self.say(message, None)
 
     def new_game(self, game, variant, players, options):
-        """File the current game and start a new one; on a write that fails, say so and stay."""
-        from rules_core.record import new_header
-        header = new_header(game, variant, players, options)
+        """File the current game and start a new one; on a write that fails, say so and stay.
+        Its header line and session are the ones ready() made, or made now."""
+        args = (game, variant, players, options)
+        while self.ready(args):  # what the idle frames have not made yet
+            pass
+        made, self.starting = self.starting, []
         if not self.archive():
             return
         try:
-            self.session = self.records.start(header)
+            self.session = self.records.start(made[1], made[3])
         except OSError as e:
             self.log("new game not saved: %s" % (e,))
             self.refuse("not saved: " + why(e))
@@ -211,7 +215,28 @@ class App:
         del self.fetched[:]  # and the game holds them now
         # not collected in this press (a Pico's collection here took 20 ms): between presses
         unload(other_games(game) + list(MENUS), collect=False)
-        self.home()
+        self.home(made[4])
+
+    def ready(self, args):
+        """A new game's work ahead, a piece a call: its header line, its session, then its
+        scoreboard, for new_game(*args) (idle frames while a set-up step's cursor rests on the
+        choice that starts it: app.setup.Start); other args let it go. True while more is left."""
+        made = self.starting
+        if not made or made[0] != args:
+            from rules_core.record import new_header, dumps
+            self.starting = []  # (let go before the next is made)
+            header = new_header(*args)
+            self.starting = made = [args, dumps(header), header, None, None]
+        elif made[3] is None:
+            made[3] = self.records.new_session(made[2])
+        else:
+            live, self.session = self.session, made[3]  # the screen reads the App's game
+            try:
+                screen = made[4] = self.home_screen()
+            finally:
+                self.session = live
+            screen.fitted(screen.width(self.cv) // 8)  # its rows cut to the screen too
+        return made[4] is None
 
     def archive(self):
         """Move the current record (finished or not) into the history; False (and says why)
@@ -357,6 +382,7 @@ class App:
         """Back at the main menu: the presses the modules were imported for will not come, so
         what prefetch() imported goes (an open game's modules were loaded before: never here)."""
         del self.wanted[:]
+        self.starting = []
         if self.fetched:
             unload(self.fetched)
             del self.fetched[:]

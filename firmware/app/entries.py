@@ -2,9 +2,9 @@
 end round (only once nothing is pending), undo and redo.
 
 Each game's module, app.entry_<game key> (rules_core.games), provides
-actions(app) -> [(label, callback)], and options(app, variant, step, done): the game's
-own set-up steps (step(title, items) shows one as a menu), which end with done(options
-for the record header).
+actions(app) -> [(label, callback)], and where a new game asks set-up steps of the game's
+own (the variants in its STEPS) options(app, variant, step, start): step(title, items) shows
+one as a menu, and the last one's choices are start(options for the record header).
 """
 from app.ui import Menu, Confirm
 

@@ -6,11 +6,6 @@ from app.ui import Form, Field
 from app import colours
 
 
-def options(app, variant, step, done):
-    """New game: no set-up steps of its own."""
-    done({})
-
-
 def actions(app):
     s = app.session
     r = s.rules

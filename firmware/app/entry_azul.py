@@ -10,11 +10,6 @@ from app.ui import Form, Field, Menu, count_field
 from app import colours
 
 
-def options(app, variant, step, done):
-    """New game: no set-up steps of its own."""
-    done({})
-
-
 def actions(app):
     s = app.session
     n = len(s.players)

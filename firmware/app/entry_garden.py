@@ -19,11 +19,15 @@ UNVERIFIED = game("garden").unverified  # colour and pattern names the rulebook 
 VARIANT_NOTE = ("You read off the", "board as printed", "each round: pts", "game end: bonus", "OK: start")
 
 
-def options(app, variant, step, done):
-    """New game: on the variant side, say what will be read off the board."""
-    if variant != "variant":
-        return done({})
-    step("Variant side", [(row, lambda: done({})) for row in VARIANT_NOTE])
+# the variants whose new game asks set-up steps of this game's own (options())
+STEPS = ("variant",)
+
+
+def options(app, variant, step, start):
+    """New game on the variant side: say what will be read off the board; each row starts
+    the game (start(options): app.setup.Start)."""
+    go = start({})
+    step("Variant side", [(row, go) for row in VARIANT_NOTE])
 
 
 def actions(app):

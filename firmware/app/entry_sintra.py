@@ -11,19 +11,25 @@ from app import colours
 UNVERIFIED = game("sintra").unverified  # glass colour names the rulebook does not give
 
 
-def options(app, variant, step, done):
+# the variants whose new game asks set-up steps of this game's own (options())
+STEPS = ("A", "B")
+
+
+def options(app, variant, step, start):
     """New game: the side's board values (app.sintra_board: shown until the side's windows
-    are entered and the inferred tables confirmed), then the round indicator's colours I..VI."""
+    are entered and the inferred tables confirmed), then the round indicator's colours I..VI,
+    the last one's choices start the game (start(options): app.setup.Start)."""
     from app import sintra_board
 
     def round_colour(chosen):
         k = len(chosen)
-        if k == 6:
-            return done({"round_colors": chosen, "board": sintra_board.board(app.settings, variant)})
+        board = sintra_board.board(app.settings, variant) if k == 5 else None  # (k == 5: the last)
         # rounds II..VI show each colour once (rulebook setup 7): offer the ones not yet shown
         left = [c for c in COLOURS if k == 0 or c not in chosen[1:]]
         step("Round %d colour" % (k + 1),
-             [(c + colours.unsure(c, UNVERIFIED), _colour(round_colour, chosen + [c])) for c in left])
+             [(c + colours.unsure(c, UNVERIFIED),
+               start({"round_colors": chosen + [c], "board": board}) if k == 5
+               else _colour(round_colour, chosen + [c])) for c in left])
 
     if sintra_board.board(app.settings, variant) and not sintra_board.unverified(app.settings, variant):
         return round_colour([])

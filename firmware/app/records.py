@@ -75,12 +75,17 @@ class Records:
         self.log("%s does not resume, kept as %s: %s: %s" % (paths.CURRENT, name, type(e).__name__, e))
         return "bad record kept as " + name[len(paths.DATA_DIR) + 1:-len(".jsonl")]
 
-    def start(self, header):
-        """Write a new game's header as the current record; the Session. OSError: not
+    def start(self, line, session):
+        """Put a new game's header `line` on flash as the current record; its `session`
+        (new_session()) is the game's from then. A new file with one line appended: a power
+        cut leaves it missing, empty or with a torn line, which resume() removes. OSError: not
         written (the caller has filed the previous game first, see archive())."""
+        self.storage.append_line(paths.CURRENT, line)
+        return session
+
+    def new_session(self, header):
+        """The Session of a new game's header, before its line is on flash (start())."""
         from rules_core.session import Session
-        from rules_core.record import dumps
-        self.storage.write_atomic(paths.CURRENT, dumps(header) + "\n")
         return Session(header, self._current)
 
     def _current(self):

@@ -27,7 +27,7 @@ def needs(g):
 
 def start(app):
     def step(title, items):
-        app.show(Menu(app, title, items))
+        menu(app, title, items)
 
     cfg = {}
 
@@ -43,36 +43,76 @@ def start(app):
 
     def pick_count(n):
         cfg["n"] = n
-        cfg["names"] = []
-        ask_name()
+        ask_name([])
 
-    def ask_name():
-        names = cfg["names"]
+    def ask_name(names):
         i = len(names)
-        if i == cfg["n"]:
-            if not cfg["game"].has_start_player:
-                return finish(0)
-            return step("Start player", [(names[p], _bind(finish, p)) for p in range(i)])
+        if i == cfg["n"]:  # (the start player's step; a game without one started on the last name)
+            return step("Start player", [(names[p], Start(app, cfg, names, p)) for p in range(i)])
+        last = i + 1 == cfg["n"] and not cfg["game"].has_start_player
         own = colours.PLAYER_COLOURS[i]
         choices = [own[0].upper() + own[1:]] + list(colours.PRESET_NAMES)
         step("Player %d (%s)" % (i + 1, colours.label(own)),
-             [(c, _bind(add_name, c)) for c in choices if c not in names])
-
-    def add_name(name):
-        cfg["names"].append(name)
-        ask_name()
-
-    def finish(first):
-        from app.entries import module
-        cfg["start"] = first
-        module(cfg["game"].key).options(app, cfg["variant"], step, create)
-
-    def create(options):
-        if cfg.get("start"):
-            options["start"] = cfg["start"]
-        app.new_game(cfg["game"].key, cfg["variant"], cfg["names"], options)
+             [(c, Start(app, cfg, names + [c], 0) if last else _bind(ask_name, names + [c]))
+              for c in choices if c not in names])
 
     app.push(Menu(app, "Game", [(g.name, _bind(pick_game, g.key)) for g in games()]))
+
+
+class Start:
+    """A choice on a set-up step that starts the game (the players and the start player
+    known): its press starts it (App.new_game), or first shows the game's own set-up steps
+    (app.entry_<key>.options, for the variants in its STEPS), whose last choices are Starts
+    with the options. While the cursor rests on one that starts the game, the idle frames
+    make the game's header line and session ahead (Menu.ahead, App.ready)."""
+
+    def __init__(self, app, cfg, names, first, options=None):
+        self.app = app
+        self.cfg = cfg
+        self.names = names
+        self.first = first
+        self.options = options
+
+    def args(self):
+        """App.new_game's arguments; None while the game's own set-up steps come first."""
+        key, variant = self.cfg["game"].key, self.cfg["variant"]
+        options = self.options
+        if options is None:
+            if variant in getattr(module(key), "STEPS", ()):
+                return None
+            options = {}
+        if self.first:
+            options = dict(options)
+            options["start"] = self.first
+        return key, variant, self.names, options
+
+    def __call__(self):
+        args = self.args()
+        if args is not None:
+            return self.app.new_game(*args)
+        app, cfg = self.app, self.cfg
+
+        def step(title, items):
+            menu(app, title, items)
+
+        def own(options):
+            return Start(app, cfg, self.names, self.first, options)
+        module(cfg["game"].key).options(app, cfg["variant"], step, own)
+
+    def ahead(self):
+        args = self.args()
+        return args is not None and self.app.ready(args)
+
+
+def menu(app, title, items):
+    """A set-up step: it replaces the one before (BACK returns to the main menu)."""
+    app.show(Menu(app, title, items))
+
+
+def module(key):
+    """The game's entry screens (app.entries.module)."""
+    from app.entries import module
+    return module(key)
 
 
 def _bind(fn, arg):

@@ -63,10 +63,12 @@ class Storage:
 
     def move(self, src, dst):
         self._os.rename(src, dst)
+        self._torn.pop(src, None)  # a cut still owed went with the file (its reader drops a torn line)
         self._sync()
 
     def remove(self, path):
         self._os.remove(path)
+        self._torn.pop(path, None)
         self._sync()
 
     # -- the record: whole lines appended, never a torn line left for the next append --
@@ -75,7 +77,8 @@ class Storage:
         """Append text + "\\n" as one write and flush it: one event per call.
 
         Returns the file's length before the line. On failure the file is cut back to that
-        length and the error raised: the caller may tell the user the line was not saved.
+        length (removed when the line was to be its first) and the error raised: the caller
+        may tell the user the line was not saved.
         create=False refuses (OSError ENOENT) a file that is missing or empty: a record
         without its header; a file the open made for it is removed.
         """
@@ -104,7 +107,10 @@ class Storage:
         except Exception as e:
             if start is not None:
                 try:
-                    self.cut(path, start)
+                    if start:
+                        self.cut(path, start)
+                    else:
+                        self.remove(path)  # it was to be the first line: no file, not an empty one
                 except OSError:
                     self._torn[path] = start
             raise e
