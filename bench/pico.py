@@ -26,6 +26,8 @@ press only where the press came while it was under way. One JSON line per game:
                               no 60 ms safe-mode window): imports, replay, first frame
   by_screen                   {screen class: [presses, median ms, max ms]}
   line_presses                the same for the presses that appended a line to the record
+  setup_presses               the presses of the new game's steps: [presses, median ms, max ms,
+                              ms of the last one, which starts the game]
                               (a save, a round end, an undo; found by the keys on CPython)
   over_40ms                   every press above 40 ms: [press number, screen, key, ms]
 --profile: the games again with hot functions wrapped in timers; inclusive ms per function,
@@ -124,13 +126,14 @@ def key_scripts(where):
 
 
 def line_presses(name, keys, where):
-    """The indices of the presses that append a line to the game's record: the same keys fed
-    to the App on CPython (host_tools.sim), the record's length looked at after each."""
+    """(the indices of the presses that append a line to the game's record, the index of the
+    press that started it, None if none did): the same keys fed to the App on CPython
+    (host_tools.sim), the record's length looked at after each."""
     from host_tools import sim
     data = os.path.join(where, "lines_" + name.replace(" ", "_"), "data")
     app, _, _, clock = sim.build("pico", data)
     path = os.path.join(data, "current.jsonl")
-    i, out = 0, set()
+    i, out, started = 0, set(), None
     for k in keys:
         size = os.path.getsize(path) if os.path.exists(path) else None
         clock.now += sim.WAIT_MS if k == WAIT else sim.KEY_STEP_MS
@@ -139,8 +142,10 @@ def line_presses(name, keys, where):
             continue
         if size is not None and os.path.exists(path) and os.path.getsize(path) > size:
             out.add(i)
+        elif size is None and started is None and os.path.exists(path):
+            started = i
         i += 1
-    return out
+    return out, started
 
 
 def key_name(k):
@@ -219,7 +224,10 @@ class Bench:
                 "app_boot_ms": ms(r["app_boot_us"])}
         line.update(self.resume())
         line["by_screen"] = {k: [len(v), summary(v)[0], summary(v)[2]] for k, v in sorted(by.items())}
-        saved = line_presses(name, keys, self.where)
+        saved, started = line_presses(name, keys, self.where)
+        if started is not None:  # the set-up's presses, the last one (which starts the game) included
+            line["setup_presses"] = [started + 1, summary(r["us"][:started + 1])[0],
+                                     summary(r["us"][:started + 1])[2], ms(r["us"][started])]
         by = {}
         for i in sorted(saved):
             by.setdefault(r["screens"][r["screen"][i]], []).append(r["us"][i])
