@@ -249,3 +249,38 @@ def test_unverified_names_are_marked_on_the_screens(tmp_path):
     d.set("of", "lilac")
     d.save()
     assert d.rows()[0] == "lil? 1+2+3"
+
+
+def test_a_board_form_saves_the_values_on_screen_with_the_text_made_ahead_or_not(tmp_path):
+    """On a board form's save row, with every reading set, an idle frame makes the settings'
+    text the save writes (BoardForm.ahead); the save writes that text. A reading changed after
+    it was made is saved as changed: the file holds the settings in use either way."""
+    d = Driver(tmp_path)
+    to_board_menu(d)
+    d.choose("A win")
+    for i, v in enumerate(WINDOWS["A"]):
+        d.set("win %d" % (i + 1), v)
+    form = d.screen
+    n = len(form.fields)
+    d.press(DOWN, n - form.cursor)  # the save row
+    assert form.ahead() is False  # one piece, made in that frame
+    made = form._text[2]
+    assert json.loads(made)["sintra_windows_A"] == WINDOWS["A"]
+    d.set("win 1", 9)  # changed after the text was made
+    d.press(DOWN, n - form.cursor)
+    d.press(OK)  # no idle frame between
+    with open(os.path.join(d.data, "settings.json"), encoding="utf-8") as f:
+        text = f.read()
+    assert json.loads(text)["sintra_windows_A"] == [9] + WINDOWS["A"][1:] and text != made
+    assert settings_of(d) == d.app.settings
+    # again, unchanged after the idle frame: the text made ahead is what is written
+    d.choose("A win")
+    form = d.screen
+    d.set("win 1", 7)
+    d.press(DOWN, n - form.cursor)
+    form.ahead()
+    made = form._text[2]
+    d.press(OK)
+    with open(os.path.join(d.data, "settings.json"), encoding="utf-8") as f:
+        assert f.read() == made
+    assert settings_of(d)["sintra_windows_A"] == [7] + WINDOWS["A"][1:] and settings_of(d) == d.app.settings

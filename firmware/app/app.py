@@ -166,13 +166,13 @@ class App:
         self.resume()
 
     # ---- settings ----
-    def save_settings(self, changes):
-        """Write the settings with `changes`, then use them; False (and says why) when the
-        flash refused them: the old settings stay in use."""
+    def save_settings(self, changes, text=None):
+        """Write the settings with `changes` (text: settings_text(changes), made ahead), then
+        use them; False (and says why) when the flash refused them: the old settings stay in use."""
         new = dict(self.settings)
         new.update(changes)
         try:
-            _module("settings").save(self.storage, new)
+            _module("settings").save(self.storage, new, text)
         except OSError as e:
             self.log("settings not saved: %s" % (e,))
             self.refuse("not saved: " + why(e))
@@ -180,6 +180,12 @@ class App:
         self.settings = new
         self.apply_settings()
         return True
+
+    def settings_text(self, changes):
+        """The text save_settings(changes) writes."""
+        new = dict(self.settings)
+        new.update(changes)
+        return _module("settings").as_text(new)
 
     def apply_settings(self):
         s = self.settings

@@ -113,7 +113,13 @@ def load(storage, board, log):
     return s
 
 
-def save(storage, settings):
-    """Write the settings atomically; OSError when the flash refuses (nothing changed then)."""
+def save(storage, settings, text=None):
+    """Write the settings (text: as_text(settings), made ahead) atomically; OSError when the
+    flash refuses (nothing changed then)."""
+    storage.write_atomic(paths.SETTINGS, text or as_text(settings))
+
+
+def as_text(settings):
+    """The settings file's text."""
     from rules_core.record import dumps  # (not needed to read them at boot)
-    storage.write_atomic(paths.SETTINGS, dumps(settings) + "\n")
+    return dumps(settings) + "\n"
