@@ -346,7 +346,7 @@ def test_a_save_prepared_in_idle_frames_writes_and_shows_what_one_without_them_d
 @pytest.mark.parametrize("game", ["sintra", "garden"])
 def test_a_game_started_after_idle_frames_shows_and_writes_what_one_without_them_does(tmp_path, game):
     """The idle frames on the last set-up step make the new game's header line and session
-    and scoreboard (App.ready): the set-up's every press shows the same frame and the game starts with the
+    and scoreboard (app.setup.ready): the set-up's every press shows the same frame and the game starts with the
     same record as with no idle frame, for the games whose own steps end the set-up (Sintra's
     round colours, the Queen's Garden variant side)."""
     from test_app_games import ROUND_COLOURS, board_check
@@ -360,7 +360,7 @@ def test_a_game_started_after_idle_frames_shows_and_writes_what_one_without_them
             d.press(DOWN, [r.startswith(ROUND_COLOURS[5]) for r in d.rows()].index(True) - d.screen.cursor)
             while d.idle and d.app.ahead():  # (what the OK press's idle frames do)
                 pass
-            d.made_ahead = d.app.starting
+            d.made_ahead = d.screen.items[d.screen.cursor][1].cfg.get("made")
             d.press(OK)
         else:
             d.new_game("Queen's Garden", "variant", 2, start=1)
@@ -368,11 +368,10 @@ def test_a_game_started_after_idle_frames_shows_and_writes_what_one_without_them
     assert idle.frames == plain.frames and idle.record() == plain.record()
     s = replay(idle.record())[0]
     assert s.start_player == idle.app.session.start_player == (2 if game == "sintra" else 1)
-    assert idle.app.starting == []
     if game == "sintra":
         assert s.header["options"]["round_colors"] == ROUND_COLOURS
         made = idle.made_ahead  # the session and the scoreboard made ahead are the game's
-        assert made[3] is idle.app.session and made[4] is idle.screen and plain.made_ahead == []
+        assert made[3] is idle.app.session and made[4] is idle.screen and plain.made_ahead is None
 
 
 def test_the_last_set_up_step_starts_the_choice_pressed_not_the_one_made_ahead(tmp_path):
@@ -385,7 +384,7 @@ def test_the_last_set_up_step_starts_the_choice_pressed_not_the_one_made_ahead(t
     assert d.screen.title == "Start player" and d.screen.cursor == 0
     while d.app.ahead():
         pass
-    made = d.app.starting
+    made = d.screen.items[0][1].cfg["made"]
     assert made[1] == dumps(new_header("azul", "colored", ["Red", "Blue"], {})) and made[3] is not None
     d.press(DOWN)
     d.press(OK)

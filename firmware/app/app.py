@@ -153,7 +153,6 @@ class App:
         self.entered = 0  # events entered since boot (LedView redraws the seats when it moves)
         self.wanted = []  # modules the next presses will import, in order (expect)
         self.fetched = []  # those prefetch() imported that no game holds yet
-        self.starting = []  # [args, header line, header, Session, scoreboard] (ready()), or none
         try:
             storage.ensure_dir(paths.DATA_DIR)
         except OSError as e:
@@ -167,8 +166,8 @@ class App:
 
     # ---- settings ----
     def save_settings(self, changes, text=None):
-        """Write the settings with `changes` (text: settings_text(changes), made ahead), then
-        use them; False (and says why) when the flash refused them: the old settings stay in use."""
+        """Write the settings with `changes` (text: their file's text, made ahead), then use
+        them; False (and says why) when the flash refused them: the old settings stay in use."""
         new = dict(self.settings)
         new.update(changes)
         try:
@@ -180,12 +179,6 @@ class App:
         self.settings = new
         self.apply_settings()
         return True
-
-    def settings_text(self, changes):
-        """The text save_settings(changes) writes."""
-        new = dict(self.settings)
-        new.update(changes)
-        return _module("settings").as_text(new)
 
     def apply_settings(self):
         s = self.settings
@@ -202,17 +195,14 @@ class App:
         if message:
             self.say(message, None)
 
-    def new_game(self, game, variant, players, options):
-        """File the current game and start a new one; on a write that fails, say so and stay.
-        Its header line and session are the ones ready() made, or made now."""
-        args = (game, variant, players, options)
-        while self.ready(args):  # what the idle frames have not made yet
-            pass
-        made, self.starting = self.starting, []
+    def new_game(self, line, session, screen):
+        """File the current game and start `session`, its header `line` put on flash, then
+        shown with `screen` (app.setup makes the three, mostly in idle frames); on a write
+        that fails, say so and stay."""
         if not self.archive():
             return
         try:
-            self.session = self.records.start(made[1], made[3])
+            self.session = self.records.start(line, session)
         except OSError as e:
             self.log("new game not saved: %s" % (e,))
             self.refuse("not saved: " + why(e))
@@ -220,29 +210,8 @@ class App:
         del self.wanted[:]  # the presses they were for have come
         del self.fetched[:]  # and the game holds them now
         # not collected in this press (a Pico's collection here took 20 ms): between presses
-        unload(other_games(game) + list(MENUS), collect=False)
-        self.home(made[4])
-
-    def ready(self, args):
-        """A new game's work ahead, a piece a call: its header line, its session, then its
-        scoreboard, for new_game(*args) (idle frames while a set-up step's cursor rests on the
-        choice that starts it: app.setup.Start); other args let it go. True while more is left."""
-        made = self.starting
-        if not made or made[0] != args:
-            from rules_core.record import new_header, dumps
-            self.starting = []  # (let go before the next is made)
-            header = new_header(*args)
-            self.starting = made = [args, dumps(header), header, None, None]
-        elif made[3] is None:
-            made[3] = self.records.new_session(made[2])
-        else:
-            live, self.session = self.session, made[3]  # the screen reads the App's game
-            try:
-                screen = made[4] = self.home_screen()
-            finally:
-                self.session = live
-            screen.fitted(screen.width(self.cv) // 8)  # its rows cut to the screen too
-        return made[4] is None
+        unload(other_games(session.game) + list(MENUS), collect=False)
+        self.home(screen)
 
     def archive(self):
         """Move the current record (finished or not) into the history; False (and says why)
@@ -388,7 +357,6 @@ class App:
         """Back at the main menu: the presses the modules were imported for will not come, so
         what prefetch() imported goes (an open game's modules were loaded before: never here)."""
         del self.wanted[:]
-        self.starting = []
         if self.fetched:
             unload(self.fetched)
             del self.fetched[:]

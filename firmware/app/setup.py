@@ -61,20 +61,22 @@ def start(app):
 
 class Start:
     """A choice on a set-up step that starts the game (the players and the start player
-    known): its press starts it (App.new_game), or first shows the game's own set-up steps
+    known): its press starts it, or first shows the game's own set-up steps
     (app.entry_<key>.options, for the variants in its STEPS), whose last choices are Starts
     with the options. While the cursor rests on one that starts the game, the idle frames
-    make the game's header line and session ahead (Menu.ahead, App.ready)."""
+    make the game ahead (Menu.ahead, ready()): the press files the previous game, puts the
+    header on flash and shows the scoreboard (App.new_game)."""
 
     def __init__(self, app, cfg, names, first, options=None):
         self.app = app
-        self.cfg = cfg
+        self.cfg = cfg  # the set-up's choices, and cfg["made"]: what ready() made
         self.names = names
         self.first = first
         self.options = options
 
     def args(self):
-        """App.new_game's arguments; None while the game's own set-up steps come first."""
+        """The new game's (game, variant, players, options); None while the game's own
+        set-up steps come first."""
         key, variant = self.cfg["game"].key, self.cfg["variant"]
         options = self.options
         if options is None:
@@ -87,21 +89,44 @@ class Start:
         return key, variant, self.names, options
 
     def __call__(self):
-        args = self.args()
-        if args is not None:
-            return self.app.new_game(*args)
         app, cfg = self.app, self.cfg
+        args = self.args()
+        if args is None:
+            def step(title, items):
+                menu(app, title, items)
 
-        def step(title, items):
-            menu(app, title, items)
-
-        def own(options):
-            return Start(app, cfg, self.names, self.first, options)
-        module(cfg["game"].key).options(app, cfg["variant"], step, own)
+            def own(options):
+                return Start(app, cfg, self.names, self.first, options)
+            return module(cfg["game"].key).options(app, cfg["variant"], step, own)
+        while ready(app, cfg, args):  # what the idle frames have not made yet
+            pass
+        made = cfg.pop("made")
+        app.new_game(made[1], made[3], made[4])
 
     def ahead(self):
         args = self.args()
-        return args is not None and self.app.ready(args)
+        return args is not None and ready(self.app, self.cfg, args)
+
+
+def ready(app, cfg, args):
+    """The game that args start, made a piece a call: its header line, its session, then its
+    scoreboard (cfg["made"]); other args let the one made go. True while more is left."""
+    made = cfg.get("made")
+    if made is None or made[0] != args:
+        from rules_core.record import new_header, dumps
+        cfg["made"] = None  # (let go before the next is made)
+        header = new_header(*args)
+        cfg["made"] = made = [args, dumps(header), header, None, None]
+    elif made[3] is None:
+        made[3] = app.records.new_session(made[2])
+    else:
+        live, app.session = app.session, made[3]  # the screen reads the App's game
+        try:
+            screen = made[4] = app.home_screen()
+        finally:
+            app.session = live
+        screen.fitted(screen.width(app.cv) // 8)  # its rows cut to the screen too
+    return made[4] is None
 
 
 def menu(app, title, items):

@@ -135,7 +135,10 @@ class BoardForm(Form):
             values = self.values()
             made = self._text
             if made is None or made[0] is not self.app.settings or made[1] != values:
-                self._text = (self.app.settings, values, self.app.settings_text({self.setting: values}))
+                from app.settings import as_text
+                new = dict(self.app.settings)
+                new[self.setting] = values
+                self._text = (self.app.settings, values, as_text(new))
         return False
 
     def _save(self, values):
