@@ -218,7 +218,7 @@ def test_a_cut_inside_a_new_games_header_leaves_no_game_open_and_the_last_one_fi
     st = CutStorage(None)
     app = run_keys(app_on(st), keys[:-1])
     before = st.fs.written
-    assert at < len(keys) and type(app.screen).__name__ == "Menu"
+    assert at < len(keys) and type(app.screen).__name__ == "Step"
     # (a cut at `before` stops the filing's rename; the last cut keeps the open's empty file)
     for cut in list(range(before + 1, before + len(new_header))) + [before + 1]:
         st = CutStorage(cut)

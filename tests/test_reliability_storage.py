@@ -143,6 +143,30 @@ def test_when_the_cut_fails_too_nothing_is_glued_onto_the_torn_line(board):
     assert d2.file("current.jsonl") == before + line.encode()
 
 
+def test_a_game_left_with_its_torn_line_is_filed_whole_and_a_new_game_starts(board):
+    """The cut of a torn line failed (no truncate(), a full flash), then there is room again
+    and a new game is started instead of entering more: the old record goes to the history
+    as it is (its reader drops the torn line), and the new game's header is the whole of the
+    new record: the cut still owed went with the old file."""
+    d = FlashDriver(board, Flash(truncate=False))
+    red_wall(d)
+    d.flash.full = True
+    d.press(OK)
+    torn = d.file("current.jsonl")
+    assert d.app.text()[-2:] == ["not saved:", "storage full"] and not torn.endswith(b"\n")
+    d.flash.full = False
+    for _ in range(4):  # out of the form, to the main menu
+        if type(d.screen).__name__ == "MainMenu":
+            break
+        d.press(BACK)
+    d.new_game("5211", "standard", 2)
+    assert type(d.screen).__name__ == "Scoreboard" and d.app.session.game == "5211", d.app.text()
+    assert d.file(os.path.join("history", "000001.jsonl")) == torn
+    header = d.file("current.jsonl")
+    assert header.count(b"\n") == 1 and json.loads(header)["game"] == "5211"
+    assert replay(torn.decode("utf-8").rsplit("\n", 1)[0] + "\n")[0].scores == [0, 0]
+
+
 def test_a_new_game_that_cannot_be_written_stays_on_the_last_setup_step(board):
     d = FlashDriver(board)
     d.flash.full = True

@@ -202,11 +202,12 @@ class App:
         if not self.archive():
             return
         try:
-            self.session = self.records.start(line, session)
+            self.records.start(line)
         except OSError as e:
             self.log("new game not saved: %s" % (e,))
             self.refuse("not saved: " + why(e))
             return
+        self.session = session
         del self.wanted[:]  # the presses they were for have come
         del self.fetched[:]  # and the game holds them now
         # not collected in this press (a Pico's collection here took 20 ms): between presses

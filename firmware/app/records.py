@@ -54,7 +54,7 @@ class Records:
                     st.remove(paths.CURRENT)  # no complete header: nothing to keep
                 return None, None
             from rules_core.session import replay
-            session = replay(_lines(lines), self._current)[0]
+            session = replay(_lines(lines), self.current_lines)[0]
             return session, "last entry lost" if torn else None
         except Exception as e:  # MemoryError and OSError too: boot must reach the menu
             lines = None  # what was read: freed before the record is set aside
@@ -75,20 +75,14 @@ class Records:
         self.log("%s does not resume, kept as %s: %s: %s" % (paths.CURRENT, name, type(e).__name__, e))
         return "bad record kept as " + name[len(paths.DATA_DIR) + 1:-len(".jsonl")]
 
-    def start(self, line, session):
-        """Put a new game's header `line` on flash as the current record; its `session`
-        (new_session()) is the game's from then. A new file with one line appended: a power
-        cut leaves it missing, empty or with a torn line, which resume() removes. OSError: not
-        written (the caller has filed the previous game first, see archive())."""
+    def start(self, line):
+        """Put a new game's header `line` on flash as the current record (its Session reads
+        it back with current_lines). A new file with one line appended: a power cut leaves it
+        missing, empty or with a torn line, which resume() removes. OSError: not written (the
+        caller has filed the previous game first, see archive())."""
         self.storage.append_line(paths.CURRENT, line)
-        return session
 
-    def new_session(self, header):
-        """The Session of a new game's header, before its line is on flash (start())."""
-        from rules_core.session import Session
-        return Session(header, self._current)
-
-    def _current(self):
+    def current_lines(self):
         """The current record's lines, for a session that read back what it let go."""
         return _lines(self.storage.read_lines(paths.CURRENT)[0])
 

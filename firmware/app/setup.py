@@ -64,7 +64,7 @@ class Start:
     known): its press starts it, or first shows the game's own set-up steps
     (app.entry_<key>.options, for the variants in its STEPS), whose last choices are Starts
     with the options. While the cursor rests on one that starts the game, the idle frames
-    make the game ahead (Menu.ahead, ready()): the press files the previous game, puts the
+    make the game ahead (Step.ahead, ready()): the press files the previous game, puts the
     header on flash and shows the scoreboard (App.new_game)."""
 
     def __init__(self, app, cfg, names, first, options=None):
@@ -118,7 +118,8 @@ def ready(app, cfg, args):
         header = new_header(*args)
         cfg["made"] = made = [args, dumps(header), header, None, None]
     elif made[3] is None:
-        made[3] = app.records.new_session(made[2])
+        from rules_core.session import Session
+        made[3] = Session(made[2], app.records.current_lines)  # (its lines read back from flash)
     else:
         live, app.session = app.session, made[3]  # the screen reads the App's game
         try:
@@ -129,9 +130,18 @@ def ready(app, cfg, args):
     return made[4] is None
 
 
+class Step(Menu):
+    """A set-up step: a menu whose idle frames make the work of the choice under the cursor
+    where it has some (a Start's game)."""
+
+    def ahead(self):
+        ahead = getattr(self.items[self.cursor][1], "ahead", None) if self.items else None
+        return ahead is not None and ahead()
+
+
 def menu(app, title, items):
-    """A set-up step: it replaces the one before (BACK returns to the main menu)."""
-    app.show(Menu(app, title, items))
+    """Show a set-up step: it replaces the one before (BACK returns to the main menu)."""
+    app.show(Step(app, title, items))
 
 
 def module(key):

@@ -248,11 +248,6 @@ class Menu(ListScreen):
     def rows(self):
         return self.labels
 
-    def ahead(self):
-        """The work ahead of the item under the cursor, where it has some (app.setup.Start)."""
-        ahead = getattr(self.items[self.cursor][1], "ahead", None) if self.items else None
-        return ahead is not None and ahead()
-
     def key(self, k):
         base = k & CODE_MASK
         if base in (UP, DOWN):
