@@ -6,7 +6,10 @@ Each step is a menu offering only what the rules allow. The first step is pushed
 main menu and each later one replaces it, so BACK at any step returns to the main menu.
 The games and their variants come from rules_core.games; the start player goes into the
 record as options.start. Once the game is chosen, what the later steps and the start of the
-game import is imported ahead (App.expect): the last step's press waits for no flash.
+game import is imported ahead (App.expect): the last step's press waits for no flash. On
+the last step, the game the choice under the cursor starts is made in idle frames (its
+header line, session and scoreboard: Start, ready()), so its press only files the previous
+game, puts the header on flash and shows the scoreboard; a choice changed meanwhile lets it go.
 """
 from rules_core.games import game, games
 from app.ui import Menu
