@@ -159,15 +159,10 @@ class SintraRules(Rules):
         e = ev.get("e")
         if e not in ("window", "broken", "first", "leftover", "end_round"):
             raise RecordError("unknown sintra event %r" % (e,))
-        if self.finished:
-            raise RuleError("the game is over: no %s after the final scoring" % e)
-        if self.closed and e != "leftover":
-            raise RuleError("round 6 has ended: only leftover glass is still to enter, not %s" % e)
         if e == "end_round":
+            self._open(e)
             return self._end_round()
-        p = self.player_field(ev)
-        if self.leftover[p] is not None:
-            raise RuleError("%s's leftover glass is already entered: enter %s before it" % (player(p), e))
+        p = self._player(ev, e)
         if e == "window":
             self._window(ev, p)
         elif e == "broken":
@@ -184,7 +179,28 @@ class SintraRules(Rules):
             self.leftover[p] = int_field(ev, "n", 0, 4 * len(self.open_windows(p)))
             self._finish()
 
-    def _window(self, ev, p):
+    def _open(self, e):
+        if self.finished:
+            raise RuleError("the game is over: no %s after the final scoring" % e)
+        if self.closed and e != "leftover":
+            raise RuleError("round 6 has ended: only leftover glass is still to enter, not %s" % e)
+
+    def _player(self, ev, e):
+        # the player of event e, checked with the game's state before e's own fields
+        self._open(e)
+        p = self.player_field(ev)
+        if self.leftover[p] is not None:
+            raise RuleError("%s's leftover glass is already entered: enter %s before it" % (player(p), e))
+        return p
+
+    def window_change(self, ev):
+        # The score change of player ev["p"] that the window entry ev would make, checked as
+        # apply() checks it, the state unchanged (the entry form asks at every value: no copy).
+        bonus, pts = self._check_window(ev, self._player(ev, "window"))[2:]
+        return bonus + pts
+
+    def _check_window(self, ev, p):
+        # ev checked: (the frame it fills, the kept colour's number, its bonus, its window points)
         col = int_field(ev, "col", 1, NCOLS)
         bonus = int_field(ev, "bonus", 0, STRIP)
         keep = ev.get("keep")
@@ -199,8 +215,12 @@ class SintraRules(Rules):
             raise RuleError("kept %s glass is this round's colour, so the colour bonus is at least 1" % keep)
         if bonus == STRIP and keep != rc:
             raise RuleError("all 5 panes are %s (bonus 5), so the kept glass is %s, not %s" % (rc, rc, keep))
-        g[i + 1 if g[i] else i] = COLOURS.index(keep) + 1
-        pts = self.window_score(p, col)
+        # (window_score() counts the windows right of col: the frame filled leaves it as it is)
+        return i + 1 if g[i] else i, COLOURS.index(keep) + 1, bonus, self.window_score(p, col)
+
+    def _window(self, ev, p):
+        frame, k, bonus, pts = self._check_window(ev, p)
+        self.glass[p][frame] = k
         self.bonus_pts[p] += bonus
         self.window_pts[p] += pts
         self.scores[p] += bonus + pts

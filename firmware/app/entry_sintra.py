@@ -88,12 +88,30 @@ def _window(app, p):
                   Field("keep", keep),
                   count_field("bonus", 0, 5)]
         fields[2].follows = True
-        app.show(WindowForm(app, "Window " + s.players[p], fields, build=lambda v: {
-            "e": "window", "p": p, "col": v[0], "keep": v[1], "bonus": v[2]}))
+        app.show(WindowForm(app, p, fields))
     return show
 
 
 class WindowForm(Form):
+    """A completed window: checked and scored by the rules' window_change, which copies
+    nothing (a copy of the rules' state is 2 ms of a Pico, and the form's first values are
+    often refused); the state the save takes is made in idle frames (Form.ahead)."""
+
+    def __init__(self, app, p, fields):
+        self.p = p
+        Form.__init__(self, app, "Window " + app.session.players[p], fields, build=self.event,
+                      legal=self._legal_window)
+
+    def event(self, v):
+        return {"e": "window", "p": self.p, "col": v[0], "keep": v[1], "bonus": v[2]}
+
+    def _legal_window(self, values):
+        s = self.app.session
+        deltas = [0] * len(s.players)
+        deltas[self.p] = s.rules.window_change(self.event(values))
+        self._checked = deltas
+        self._after = [s.rules, values, None, None, None]
+
     def skipped(self, i, err):
         """Why a bonus is not offered: the kept glass is one of the window's panes."""
         if i != 2:

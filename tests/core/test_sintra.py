@@ -265,3 +265,34 @@ def test_leftover_before_or_after_the_last_end_round():
     assert r.closed and r.pending() == [("leftover", 0), ("leftover", 1)] and len(r.round_scores) == 5
     err(RuleError, r, "b 0 1", "round 6 has ended: only leftover glass is still to enter, not broken")
     err(RuleError, r, "e", "round 6 has ended")
+
+
+def test_window_change_is_the_score_change_apply_makes():
+    """window_change (the window form's check at every value, no copy of the state) scores
+    and refuses a window exactly as apply() does (第三步 3a-3c), and leaves the state as it
+    was: every column, kept colour and bonus 0, 1, 5 of both players after each event of a
+    game through round VI, its close and the final scoring."""
+    r = new(board={"windows": [3, 2, 1, 2, 4, 1, 1, 1]})
+    script = "w 0 4 orange;w 1 2 pink;w 1 2 blue;e;w 0 4 blue;w 0 3 orange;b 1 3;e;e;" \
+             "w 1 3 green;f 0;e;e;w 0 8 pink;l 0 2;e;l 1 0"
+    checked = refused = 0
+    for step in script.split(";") + [None]:
+        for p in (0, 1):
+            for col in range(1, 9):
+                for keep in ("pink", "orange", "yellow", "green", "blue"):
+                    for bonus in (0, 1, 5):
+                        e = {"e": "window", "p": p, "col": col, "keep": keep, "bonus": bonus}
+                        before = repr(sorted(r.__dict__.items()))
+                        after = r.clone()
+                        try:
+                            after.apply(e)
+                        except ValueError as x:
+                            raises(type(x), r.window_change, e, match=str(x))
+                            refused += 1
+                        else:
+                            assert r.window_change(e) == after.scores[p] - r.scores[p]
+                            checked += 1
+                        assert repr(sorted(r.__dict__.items())) == before
+        if step:
+            run(r, step)
+    assert r.finished and checked > 1500 and refused > 1500, (checked, refused)
