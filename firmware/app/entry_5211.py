@@ -22,6 +22,20 @@ def card_text(c, v):
     return "%s %s" % (colours.label(c), "R" if v == 1 else v)
 
 
+class Card(Field):
+    """A card of a reveal: its choices are 0 (none) and the kinds left as card_index() + 1,
+    its value and text made when shown: a (text, value) pair for each of up to 30 kinds
+    cost a Pico ~10 ms when the form opened (a new str ~150 us, an allocation 60-80 us)."""
+
+    def value(self):
+        k = self.choices[self.index] - 1
+        return [COLOURS[k // 6], k % 6 + 1] if k >= 0 else None
+
+    def text(self):
+        cv = self.value()
+        return "%s %s" % (self.label, card_text(cv[0], cv[1]) if cv else "-")
+
+
 def _new_deck(app):
     def enter():
         if app.enter({"e": "new_deck"}):
@@ -33,20 +47,15 @@ def _play(app, p):
     def show():
         r = app.session.rules
         left = r.cards_left()
-        cards = [("-", None)] + [(card_text(c, v), [c, v]) for c in COLOURS for v in range(1, 7)
-                                 if left[(c, v)]]
-        fields = [Field("card %d" % (i + 1), cards) for i in range(r.next_reveal_size(p))]
+        kinds = [0] + [i * 6 + v for i in range(5) for v in range(1, 7) if left[(COLOURS[i], v)]]
+        fields = [Card("card %d" % (i + 1), kinds) for i in range(r.next_reveal_size(p))]
         seen = ", ".join(card_text(c, v) for c, v in r.round_plays(p))
 
         def legal(values):
             """Every card chosen so far is still in the deck (fields start empty, "-")."""
-            need = {}  # type: dict
             for cv in values:
-                if cv:
-                    k = (cv[0], cv[1])
-                    need[k] = need.get(k, 0) + 1
-                    if need[k] > left[k]:
-                        raise ValueError("no %s left" % card_text(cv[0], cv[1]))
+                if cv and values.count(cv) > left[(cv[0], cv[1])]:
+                    raise ValueError("no %s left" % card_text(cv[0], cv[1]))
         app.show(Form(app, "%s %s" % (app.session.players[p], seen), fields, legal=legal,
                       build=lambda v: {"e": "play", "p": p, "cards": [cv for cv in v if cv]}))
     return show
