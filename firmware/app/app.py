@@ -451,9 +451,10 @@ class App:
     def draw(self):
         cv = self.cv
         toast = self.toast
-        if len(toast) != self.toasted:
-            # a message came, went or changed height: from clear (a message is drawn over
-            # the rows it covers in every frame, so while it stays, those rows stay covered)
+        if len(toast) < self.toasted:
+            # a message went or shrank: from clear, for the rows it uncovers (a message is
+            # drawn over the rows it covers in every frame, so while it stays, or comes, the
+            # frame is drawn over the previous one and those rows stay covered)
             cv.forget()
         cv.begin(self.screen)
         try:
