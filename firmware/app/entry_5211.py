@@ -36,6 +36,15 @@ class Card(Field):
         return "%s %s" % (self.label, card_text(cv[0], cv[1]) if cv else "-")
 
 
+class Reveal(Form):
+    def _check(self, values):
+        """Form._check() once every card is chosen: the rules refuse a reveal of fewer cards
+        than the form has fields anyway, after a copy of their state (2.5 ms of a Pico)."""
+        if None in values:
+            raise ValueError("a card to choose")
+        return Form._check(self, values)
+
+
 def _new_deck(app):
     def enter():
         if app.enter({"e": "new_deck"}):
@@ -56,6 +65,6 @@ def _play(app, p):
             for cv in values:
                 if cv and values.count(cv) > left[(cv[0], cv[1])]:
                     raise ValueError("no %s left" % card_text(cv[0], cv[1]))
-        app.show(Form(app, "%s %s" % (app.session.players[p], seen), fields, legal=legal,
+        app.show(Reveal(app, "%s %s" % (app.session.players[p], seen), fields, legal=legal,
                       build=lambda v: {"e": "play", "p": p, "cards": [cv for cv in v if cv]}))
     return show
