@@ -152,6 +152,7 @@ def play_5211(d, events, n):
             d.save()
         elif ev["e"] == "new_deck":
             d.entry("New deck")
+            d.press(OK)  # the confirm form: its only row saves
         else:
             end_round(d)
 

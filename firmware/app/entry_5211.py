@@ -2,7 +2,7 @@
 cards still in the deck; in the long variant, a new deck when the pile ran out.
 """
 from rules_core.game5211 import COLOURS
-from app.ui import Form, Field
+from app.ui import Form, Field, Confirm
 from app import colours
 
 
@@ -46,10 +46,9 @@ class Reveal(Form):
 
 
 def _new_deck(app):
-    def enter():
-        if app.enter({"e": "new_deck"}):
-            app.home()
-    return enter
+    """Confirmed as a round's end is: its check, line and scoreboard are made while the
+    confirmation shows (Form.ahead), not all in the press that enters it."""
+    return lambda: app.show(Confirm(app, "New deck", {"e": "new_deck"}))
 
 
 def _play(app, p):
