@@ -54,6 +54,7 @@ def _wall(app, p):
 
 
 ROWS = ("R1", "R2", "R3", "R4", "R5")  # the row fields' labels
+BLANKS = ("R1 -", "R2 -", "R3 -", "R4 -", "R5 -")  # the rows' texts with no tile (GreyField)
 NO_ROOM = ValueError("no room")  # a row's value outside rules.free_cells (WallForm._why)
 
 
@@ -81,10 +82,14 @@ class GreyCells:
 
 
 class GreyField(Field):
-    """A grey wall row: its value without making its choice's text."""
+    """A grey wall row: its value without making its choice's text; the text of a row with
+    no tile is a constant (a new str costs a Pico ~150 us, and the form opens with five)."""
 
     def value(self):
         return self.choices.value(self.index)
+
+    def text(self):
+        return BLANKS[ROWS.index(self.label)] if not self.index else Field.text(self)
 
 
 class WallForm(Form):
@@ -190,7 +195,7 @@ class WallForm(Form):
                 col, c = (v[0] - 1, v[1]) if self.grey else (wall_column(r, COLOURS.index(v)), v)
                 cells[r * 5 + col] = c
             for i in range(r * 5, r * 5 + 5):
-                self._letters[i] = colours.letter(cells[i]) if cells[i] else ""
+                self._letters[i] = colours.COLOURS[cells[i]][1] if cells[i] else ""  # (letter())
         if cells is not None:
             self._cells = cells
 
