@@ -290,8 +290,8 @@ class IdleDriver(Driver):
         self.made = []  # the screens made in idle frames
         make = self.app.home_screen
 
-        def home_screen(state=None):
-            screen = make(state)
+        def home_screen(state=None, session=None):
+            screen = make(state, session)
             if state is not None:
                 self.made.append(screen)
             return screen

@@ -300,16 +300,17 @@ class App:
             made = MainMenu(self)
         self.push(made or self.home_screen())
 
-    def home_screen(self, state=None):
-        """The current game's scoreboard, or its final standings once it is finished. With
-        `state` (a Session.trial() the session has not taken yet): the screen for the game
-        once it takes that state, made ahead in an idle frame; the session stays as it is."""
+    def home_screen(self, state=None, session=None):
+        """The scoreboard of `session` (default: the current game), or its final standings
+        once it is finished. With `state` (a Session.trial() the session has not taken yet):
+        the screen for the game once it takes that state, made ahead in an idle frame; the
+        session stays as it is."""
         from app import scoreboard
-        s = self.session
+        s = session or self.session
         live = s.rules
         s.rules = state or live  # what the screen reads of the game, while it is made
         try:
-            return scoreboard.Final(self, s) if s.finished else scoreboard.Scoreboard(self)
+            return scoreboard.Final(self, s) if s.finished else scoreboard.Scoreboard(self, s)
         finally:
             s.rules = live
 

@@ -64,8 +64,7 @@ class _Board(ListScreen):
 
 
 class Scoreboard(_Board):
-    def __init__(self, app):
-        s = app.session
+    def __init__(self, app, s):
         total = s.rounds_total
         waiting = s.pending()
         rows = standings_rows(s, waiting)

@@ -124,11 +124,7 @@ def ready(app, cfg, args):
         from rules_core.session import Session
         made[3] = Session(made[2], app.records.current_lines)  # (its lines read back from flash)
     else:
-        live, app.session = app.session, made[3]  # the screen reads the App's game
-        try:
-            screen = made[4] = app.home_screen()
-        finally:
-            app.session = live
+        screen = made[4] = app.home_screen(session=made[3])
         screen.fitted(screen.width(app.cv) // 8)  # its rows cut to the screen too
     return made[4] is None
 
