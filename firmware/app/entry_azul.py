@@ -140,12 +140,7 @@ class WallForm(Form):
     def _legal_wall(self, values):
         # the rules' own check and points, without the copy of the state a preview makes
         # (the idle frames on the save row make it: Form.ahead)
-        rules = self.app.session.rules
-        change = rules.wall_change(self.event(values))
-        deltas = [0] * len(self.app.session.players)
-        deltas[self.p] = change
-        self._checked = deltas
-        self._after = [rules, values, None, None, None]
+        self._keep_change(values, self.p, self.app.session.rules.wall_change(self.event(values)))
 
     def skipped(self, i, err):
         """Why a row's colour (or the floor's 0) is not offered, in the wall's own terms."""

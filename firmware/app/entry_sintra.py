@@ -106,11 +106,7 @@ class WindowForm(Form):
         return {"e": "window", "p": self.p, "col": v[0], "keep": v[1], "bonus": v[2]}
 
     def _legal_window(self, values):
-        s = self.app.session
-        deltas = [0] * len(s.players)
-        deltas[self.p] = s.rules.window_change(self.event(values))
-        self._checked = deltas
-        self._after = [s.rules, values, None, None, None]
+        self._keep_change(values, self.p, self.app.session.rules.window_change(self.event(values)))
 
     def skipped(self, i, err):
         """Why a bonus is not offered: the kept glass is one of the window's panes."""

@@ -133,13 +133,17 @@ class BoardForm(Form):
         will write, made in an idle frame (it costs a Pico 3 ms); the save writes it."""
         if self._left == 0 and self.cursor == len(self.fields):
             values = self.values()
-            made = self._text
-            if made is None or made[0] is not self.app.settings or made[1] != values:
+            if self._made_text(values) is None:
                 from app.settings import as_text
                 new = dict(self.app.settings)
                 new[self.setting] = values
                 self._text = (self.app.settings, values, as_text(new))
         return False
+
+    def _made_text(self, values):
+        """The text ahead() made for `values` over the settings as they still are, or None."""
+        made = self._text
+        return made[2] if made is not None and made[0] is self.app.settings and made[1] == values else None
 
     def _save(self, values):
         from app.settings import sintra_problem
@@ -149,11 +153,9 @@ class BoardForm(Form):
                 self.app.refuse("%s is still ?" % self.fields[i].label)
                 return
         problem = sintra_problem(self.setting, values)
-        made = self._text
-        text = made[2] if made is not None and made[0] is self.app.settings and made[1] == values else None
         if problem:
             self.app.refuse(problem)
-        elif self.app.save_settings({self.setting: values}, text):
+        elif self.app.save_settings({self.setting: values}, self._made_text(values)):
             self.app.say("saved")
             self.then()
 

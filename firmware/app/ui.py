@@ -330,6 +330,16 @@ class Form(ListScreen):
         self._after = [s.rules, values, after, None, None]
         return self._checked
 
+    def _keep_change(self, values, p, change):
+        """Keep a check the rules made without a copy of their state (player p's score
+        `change`) as _check() keeps its own; the idle frames on the save row make the state
+        (ahead())."""
+        s = self.app.session
+        deltas = [0] * len(s.players)
+        deltas[p] = change
+        self._checked = deltas
+        self._after = [s.rules, values, None, None, None]
+
     def _why(self):
         """None when the values are legal, else the ValueError saying why not."""
         values = self.values()
