@@ -286,8 +286,10 @@ class IdleDriver(Driver):
     def __init__(self, tmp_path, idle):
         Driver.__init__(self, tmp_path)
         self.idle = idle
-        self.frames = []  # (text, frame buffer) after each press
+        self.frames = []  # (text, frame buffer, LEDs) after each press
         self.made = []  # the screens made in idle frames
+        self.drawn = []  # the screens a press showed with the frame drawn ahead (Canvas.ahead)
+        self.lit = []  # the screens whose player LEDs made ahead a press showed (LedView.take)
         make = self.app.home_screen
 
         def home_screen(state=None, session=None):
@@ -296,6 +298,13 @@ class IdleDriver(Driver):
                 self.made.append(screen)
             return screen
         self.app.home_screen = home_screen
+        self.worked = 0  # the player LEDs worked out by LedView (not made ahead)
+        players = self.app.ledview._players
+
+        def counted(s, w):
+            self.worked += 1
+            players(s, w)
+        self.app.ledview._players = counted
 
     def press(self, k, times=1):
         for _ in range(times):
@@ -306,8 +315,13 @@ class IdleDriver(Driver):
                 pass
             if s is not None:
                 assert s.rules is state and s.scores == scores and self.record() == record
+            spare, worked = self.app.cv.spare, self.worked
             Driver.press(self, k)
-            self.frames.append((self.app.text(), bytes(self.display.buffer)))
+            if spare is not None and self.screen is spare[0] and self.app.cv.spare is None:
+                self.drawn.append(self.screen)
+            if worked == self.worked and getattr(self.screen, "leds", None) is not None:
+                self.lit.append(self.screen)
+            self.frames.append((self.app.text(), bytes(self.display.buffer), self.leds.frames[-1]))
 
     def record(self):
         with open(os.path.join(self.data, "current.jsonl")) as f:
@@ -341,12 +355,17 @@ def test_a_save_prepared_in_idle_frames_writes_and_shows_what_one_without_them_d
     assert idle.frames == plain.frames and idle.record() == plain.record()
     assert replay(idle.record())[0].result() == idle.app.session.result()
     assert idle.shown and all(any(s is m for m in idle.made) for s in idle.shown) and not plain.made
+    # and each was shown with its first frame drawn ahead, the scoreboards with their player
+    # LEDs made ahead (the final standings' LEDs chase); none without the idle frames
+    assert all(any(s is m for m in idle.drawn) for s in idle.shown) and not plain.drawn
+    boards = [s for s in idle.shown if type(s).__name__ == "Scoreboard"]
+    assert boards and all(any(s is m for m in idle.lit) for s in boards) and not plain.lit
 
 
 @pytest.mark.parametrize("game", ["sintra", "garden"])
 def test_a_game_started_after_idle_frames_shows_and_writes_what_one_without_them_does(tmp_path, game):
     """The idle frames on the last set-up step make the new game's header line and session
-    and scoreboard (app.setup.ready): the set-up's every press shows the same frame and the game starts with the
+    and scoreboard, its first frame and player LEDs (app.setup.ready): the set-up's every press shows the same frame and the game starts with the
     same record as with no idle frame, for the games whose own steps end the set-up (Sintra's
     round colours, the Queen's Garden variant side)."""
     from test_app_games import ROUND_COLOURS, board_check
@@ -368,6 +387,8 @@ def test_a_game_started_after_idle_frames_shows_and_writes_what_one_without_them
     assert idle.frames == plain.frames and idle.record() == plain.record()
     s = replay(idle.record())[0]
     assert s.start_player == idle.app.session.start_player == (2 if game == "sintra" else 1)
+    # its scoreboard shown with the first frame and the player LEDs made ahead
+    assert idle.drawn == idle.lit == [idle.screen] and not plain.drawn and not plain.lit
     if game == "sintra":
         assert s.header["options"]["round_colors"] == ROUND_COLOURS
         made = idle.made_ahead  # the session and the scoreboard made ahead are the game's

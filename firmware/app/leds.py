@@ -44,6 +44,7 @@ class LedView:
         self.last_flash = False
         self.last_wall = None
         self.last_entered = -1
+        self.scaled = 0  # times the colours were scaled
         self.configure(5, self.n, "strip")
 
     def configure(self, level, count, layout):
@@ -69,6 +70,7 @@ class LedView:
             if name in PLAYER_COLOURS:  # (only a seat is ever dim)
                 self.dim[name] = (r * level // (div * _DIM), g * level // (div * _DIM), b * level // (div * _DIM))
         self.beat = self.dim["green"]
+        self.scaled += 1  # (player LEDs made ahead with the colours before are not taken)
         self.shown = [None] * self.n  # force a rewrite
         self.seats_session = None
         self.last = None
@@ -107,7 +109,7 @@ class LedView:
             self.last_entered = entered
         if s is not None and not flashing and idle != BLANK and not chase and not (wall is not None and self.matrix):
             if s is not self.seats_session or entered != self.seats_entered:
-                self._players(s)
+                self._players(s, self.seats)
                 self.seats_session = s
                 self.seats_entered = entered
             w = self.seats  # the frame is the player LEDs as they are
@@ -143,9 +145,24 @@ class LedView:
                 shown[i] = c
         leds.show()
 
-    def _players(self, s):
-        """The player LEDs into self.seats (allocates: s.pending() makes a list)."""
-        w = self.seats
+    def ahead(self, s):
+        """The player LEDs for session s as it stands, made in an idle frame for a state it
+        will take (App.home_screen): take() them once it has."""
+        w = [OFF] * self.n
+        self._players(s, w)
+        return self.scaled, w
+
+    def take(self, made, s, entered):
+        """s, after its entered-th event, has the state ahead() made the player LEDs `made`
+        for (None: none made): the next frame shows them, not worked out again, unless the
+        colours were scaled since."""
+        if made is not None and made[0] == self.scaled:
+            self.seats[:] = made[1]
+            self.seats_session = s
+            self.seats_entered = entered
+
+    def _players(self, s, w):
+        """The player LEDs of session s into w (allocates: s.pending() makes a list)."""
         for i in range(self.n):
             w[i] = OFF
         n = len(s.players)

@@ -101,7 +101,7 @@ class Start:
             def own(options):
                 return Start(app, cfg, self.names, self.first, options)
             return module(cfg["game"].key).options(app, cfg["variant"], step, own)
-        while ready(app, cfg, args):  # what the idle frames have not made yet
+        while ready(app, cfg, args, False):  # what the idle frames have not made yet
             pass
         made = cfg.pop("made")
         app.new_game(made[1], made[3], made[4])
@@ -111,9 +111,10 @@ class Start:
         return args is not None and ready(self.app, self.cfg, args)
 
 
-def ready(app, cfg, args):
-    """The game that args start, made a piece a call: its header line, its session, then its
-    scoreboard (cfg["made"]); other args let the one made go. True while more is left."""
+def ready(app, cfg, args, draw=True):
+    """The game that args start, made a piece a call: its header line, its session, its
+    scoreboard (cfg["made"]), then (draw) the scoreboard's first frame (App.draw_ahead);
+    other args let the one made go. True while more is left."""
     made = cfg.get("made")
     if made is None or made[0] != args:
         from rules_core.record import new_header, dumps
@@ -123,10 +124,14 @@ def ready(app, cfg, args):
     elif made[3] is None:
         from rules_core.session import Session
         made[3] = Session(made[2], app.records.current_lines)  # (its lines read back from flash)
+    elif made[4] is None:
+        made[4] = app.home_screen(session=made[3])
+        return draw
     else:
-        screen = made[4] = app.home_screen(session=made[3])
-        screen.fitted(screen.width(app.cv) // 8)  # its rows cut to the screen too
-    return made[4] is None
+        if draw:
+            app.draw_ahead(made[4])
+        return False
+    return True
 
 
 class Step(Menu):

@@ -23,6 +23,10 @@ class Canvas:
     as it is and only noted (note()). Any other screen, or a buffer changed behind the
     canvas (forget()), starts from a clear buffer. Either way the frame buffer ends up the
     same as drawn from clear(), with a fraction of the drawing.
+
+    A screen that a press will show can be drawn ahead (ahead(), in an idle frame) into a
+    frame buffer of its own: begin() then copies that frame in instead of drawing it. It
+    lives while the screen it was made on is the one drawn (1 KB of heap meanwhile).
     """
 
     def __init__(self, display):
@@ -41,6 +45,9 @@ class Canvas:
         self.seen = bytearray(n)      # rows drawn in this frame
         self.screen = None            # whose frame the buffer holds (None: draw from clear)
         self.fresh = True             # this frame is drawn from a clear buffer
+        # ahead(): (the screen drawn ahead, the screen drawn when it was, its frame buffer's
+        # bytes, held, held_inv, held_w), or None
+        self.spare = None
 
     def clear(self):
         self.d.fill(0)
@@ -60,8 +67,53 @@ class Canvas:
             self.seen[i] = 0
         self.fresh = screen is not self.screen
         if self.fresh:
-            self.clear()
+            spare = self.spare
+            if spare is not None and spare[0] is screen:  # its first frame, drawn ahead
+                self.spare = None
+                self.d.buffer[:] = spare[2]
+                self.held[:] = spare[3]
+                self.held_inv[:] = spare[4]
+                self.held_w[:] = spare[5]
+                self.fresh = False  # (the screen drew it from clear: this frame goes over it)
+            else:
+                if spare is not None and spare[1] is not screen:  # it will not be shown next
+                    self.spare = None
+                self.clear()
             self.screen = screen
+
+    def ahead(self, screen):
+        """Draw `screen`'s first frame, as begin() from clear would, into a frame buffer of its
+        own (made here); the begin() that shows it next takes that frame. Nothing drawn on a
+        display without a buffer to copy into, or when the drawing fails (its press draws)."""
+        spare = self.spare
+        if spare is not None and spare[0] is screen:
+            return  # (drawn already)
+        self.spare = None
+        buf = getattr(self.d, "buffer", None)
+        if buf is None:
+            return
+        try:
+            from framebuf import FrameBuffer, MONO_VLSB
+        except ImportError:  # (CircuitPython: the display draws with it already)
+            from hal.framebuf_py import FrameBuffer, MONO_VLSB
+        mem = bytearray(len(buf))
+        n = self.rows
+        live = (self.d, self.held, self.held_inv, self.held_w, self.frame, self.drawn, self.screen, self.fresh)
+        self.d = FrameBuffer(mem, self.w, self.h, MONO_VLSB)
+        self.held = [None] * n
+        self.held_inv = [False] * n
+        self.held_w = [0] * n
+        self.frame = []
+        self.screen = None
+        try:
+            self.begin(screen)
+            screen.draw(self)
+            self.finish()
+            spare = (screen, live[6], mem, self.held, self.held_inv, self.held_w)
+        except Exception:
+            spare = None
+        self.d, self.held, self.held_inv, self.held_w, self.frame, self.drawn, self.screen, self.fresh = live
+        self.spare = spare
 
     def finish(self):
         """Clear the rows the previous frame drew and this one did not."""
@@ -365,21 +417,25 @@ class Form(ListScreen):
 
     def ahead(self):
         """With the cursor on the save row, the save's work in idle frames, a piece a call:
-        the state after the entry (where the check made none), its record line, then the
-        screen the save goes to. The save press then writes the line and shows that screen
-        (a press that comes first does the rest itself)."""
+        the state after the entry (where the check made none), its record line, the screen
+        the save goes to, then that screen's first frame (App.draw_ahead). The save press
+        then writes the line and shows that screen (a press that comes first does the rest
+        itself)."""
         a = self._prepared() if self.cursor == len(self.fields) else None  # (a settings form has none)
-        if a is None or a[4] is not None:
+        if a is None:
             return False
+        app = self.app
         if a[2] is None:
-            a[2] = self.app.session.trial(self.build(a[1]))
+            a[2] = app.session.trial(self.build(a[1]))
         elif a[3] is None:
             from rules_core.record import dumps
             a[3] = dumps(self.build(a[1]))
+        elif a[4] is None:
+            a[4] = app.home_screen(a[2])
         else:
-            screen = a[4] = self.app.home_screen(a[2])
-            screen.fitted(screen.width(self.app.cv) // 8)  # its rows cut to the screen too
-        return a[4] is None
+            app.draw_ahead(a[4])
+            return False
+        return True
 
     def _turn(self, i, step, explain=False):
         """Move field i to its next legal value, adjusting a later `follows` field if that
