@@ -24,6 +24,9 @@ press only where the press came while it was under way. One JSON line per game:
   resume_ms                   power-on to the end of the first frame over this game's record
   app_boot_ms, app_resume_ms  the same from main.py's first import (no MicroPython start-up,
                               no 60 ms safe-mode window): imports, replay, first frame
+  first_ok_after_resume       the first press after that frame, OK, a press's time later (the
+                              idle work before it as between the game's presses): [screen it
+                              left, screen it showed, ms with its wait, ms waited]
   by_screen                   {screen class: [presses, median ms, max ms]}
   line_presses                the same for the presses that appended a line to the record
   setup_presses               the presses of the new game's steps: [presses, median ms, max ms,
@@ -247,6 +250,9 @@ class Bench:
         r = emu.result("import picobench\npicobench.frame()")
         out["app_resume_ms"] = ms(r["app_resume_us"])
         out["heap_resumed_kb"] = round(r["heap"] / 1024, 1)
+        ok = r.get("first_ok")
+        if ok:  # (firmware from before it: none)
+            out["first_ok_after_resume"] = ok[:2] + [ms(ok[2]), ms(ok[3])]
         return out
 
     def lines(self, n):

@@ -8,7 +8,8 @@ I2C transfer of the frame (show()) and the LED write. Between presses main.py's 
 runs as its loop runs it (_idle); a press that comes while it is under way waits, and that
 wait counts in the press. Prints "T us screen" for each press, then one "RESULT {json}" line.
 
-resume(): the App built over the record already on flash, timed to its first frame.
+frame(): the App built over the record already on flash, timed to its first frame, then
+its first press (OK).
 profile(keys): the game again with the hot functions wrapped in timers (inclusive times),
 and for each press over 40 ms the times of the functions it ran.
 lines(n): what a record line costs on littlefs, call by call (see there).
@@ -189,14 +190,23 @@ def _shown(display):
 
 
 def frame():
-    """The App's first frame over the record on flash, and its frame buffer (hex)."""
+    """The App's first frame over the record on flash, and its frame buffer (hex); then the
+    first press, OK, a press's time later (main.py's idle work before it, as in game()):
+    "first_ok" [screen it left, screen it showed, us with its wait, us waited]."""
     app, us = build()
     s = app.session
-    print("RESULT " + json.dumps({"app_resume_us": us, "heap": _live(), "text": app.text(),
-                                  "screen": type(app.screen).__name__,
-                                  "scores": list(s.scores) if s else None,
-                                  "buffer": binascii.hexlify(app.display.buffer).decode(),
-                                  "shown_equals_buffer": _shown(app.display)}))
+    out = {"app_resume_us": us, "heap": _live(), "text": app.text(),
+           "screen": type(app.screen).__name__,
+           "scores": list(s.scores) if s else None,
+           "buffer": binascii.hexlify(app.display.buffer).decode(),
+           "shown_equals_buffer": _shown(app.display)}
+    from hal.keys import OK
+    waited = _idle(app, 1000 * KEY_MS, [])
+    t0 = time.ticks_us()
+    app.step(time.ticks_add(time.ticks_ms(), KEY_MS), OK)
+    dt = time.ticks_diff(time.ticks_us(), t0)
+    out["first_ok"] = [out["screen"], type(app.screen).__name__, dt + waited, waited]
+    print("RESULT " + json.dumps(out))
 
 
 # ---- a record line, call by call ------------------------------------------------------------

@@ -138,6 +138,29 @@ def test_resume_replays_the_record_and_drops_a_torn_line(tmp_path):
     assert "last entry lost" in d2.app.text()
 
 
+def test_a_resumed_game_imports_its_entry_screens_ahead(tmp_path, monkeypatch):
+    """After a power-on over a game in play, the idle frames import what the first OK on its
+    scoreboard imports (the entry menu and the game's entry screens), as a new game's set-up
+    does: that press imports nothing (on a Pico each module read from flash costs a press
+    10-30 ms)."""
+    import sys
+    import app as package
+    d = Driver(tmp_path)
+    azul_round1(d)
+    d.save()
+    for name in ("entries", "entry_azul"):  # (as a Pico's resume leaves them: not loaded)
+        monkeypatch.setattr(package, name, getattr(package, name))
+        monkeypatch.delitem(sys.modules, "app." + name)
+    d2 = Driver(tmp_path)
+    assert type(d2.screen).__name__ == "Scoreboard" and "app.entries" not in sys.modules
+    while d2.app.ahead():
+        pass
+    assert "app.entries" in sys.modules and "app.entry_azul" in sys.modules
+    loaded = set(sys.modules)
+    d2.press(OK)
+    assert d2.screen.title == "Round 1" and set(sys.modules) == loaded
+
+
 def test_crash_in_a_screen_is_logged_and_the_game_kept(tmp_path):
     d = Driver(tmp_path)
     azul_round1(d)

@@ -66,6 +66,14 @@ def other_games(game):
     return [m for key, rules in modules() if key != game for m in (rules, "app.entry_" + key)]
 
 
+def entry_screens(session):
+    """What the first OK on a game's scoreboard imports (its entry menu, app.entries): a game
+    resumed at power-on has them imported ahead. None for no game, or a finished one."""
+    if session is None or session.finished:
+        return ()
+    return ("app.entries", "app.entry_" + session.game)
+
+
 # what the New game press imports, leaves first
 NEW_GAME = ("rules_core.errors", "rules_core.games", "app.setup")
 # modules a game in play does not need: the menus, the new-game steps, the settings file
@@ -191,6 +199,7 @@ class App:
         self.session, message = self.records.resume()
         if self.session is not None:
             unload(other_games(self.session.game) + list(MENUS))  # one collection
+        self.expect(entry_screens(self.session))
         self.home()
         if message:
             self.say(message, None)
@@ -371,10 +380,12 @@ class App:
 
     def drop_fetched(self):
         """Back at the main menu: the presses the modules were imported for will not come, so
-        what prefetch() imported goes (an open game's modules were loaded before: never here)."""
+        what prefetch() imported goes, but for the open game's (loaded with it, or imported
+        ahead after its resume: entry_screens())."""
         del self.wanted[:]
         if self.fetched:
-            unload(self.fetched)
+            keep = entry_screens(self.session)
+            unload([m for m in self.fetched if m not in keep])
             del self.fetched[:]
 
     # ---- messages ----
