@@ -324,9 +324,9 @@ class IdleDriver(Driver):
         self.worked = 0  # the player LEDs worked out by LedView (not made ahead)
         players = self.app.ledview._players
 
-        def counted(s, w):
+        def counted(s, w, waiting):
             self.worked += 1
-            players(s, w)
+            players(s, w, waiting)
         self.app.ledview._players = counted
 
     def press(self, k, times=1):

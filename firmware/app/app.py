@@ -307,35 +307,25 @@ class App:
         if self.session is None:
             self.drop_fetched()
             made = MainMenu(self)
-        elif made is not None:
+        else:
+            made = made or self.home_screen()
             self.ledview.take(made.leds, self.session, self.entered)
-        self.push(made or self.home_screen())
+        self.push(made)
 
     def home_screen(self, state=None, session=None):
         """The scoreboard of `session` (default: the current game), or its final standings
         once it is finished. With `state` (a Session.trial() the session has not taken yet):
-        the screen for the game once it takes that state, made ahead in an idle frame, with
-        the player LEDs for that state (LedView.ahead; home() hands them over); the session
-        stays as it is. With `session` (a new game's, not the App's yet): its screen and
-        LEDs, made ahead."""
+        the screen for the game once it takes that state, made ahead in an idle frame; the
+        session stays as it is. A scoreboard makes the player LEDs of the state it shows
+        (LedView.ahead), which home() hands over."""
         from app import scoreboard
         s = session or self.session
         live = s.rules
         s.rules = state or live  # what the screen reads of the game, while it is made
         try:
-            if s.finished:
-                return scoreboard.Final(self, s)
-            screen = scoreboard.Scoreboard(self, s)
-            if state is not None or session is not None:
-                screen.leds = self.ledview.ahead(s)
-            return screen
+            return scoreboard.Final(self, s) if s.finished else scoreboard.Scoreboard(self, s)
         finally:
             s.rules = live
-
-    def draw_ahead(self, screen):
-        """The first frame of `screen`, which the next press shows (made by home_screen()
-        in an idle frame), drawn ahead in an idle frame (Canvas.ahead)."""
-        self.cv.ahead(screen)
 
     def main_menu(self):
         self.push(MainMenu(self))

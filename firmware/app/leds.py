@@ -109,7 +109,7 @@ class LedView:
             self.last_entered = entered
         if s is not None and not flashing and idle != BLANK and not chase and not (wall is not None and self.matrix):
             if s is not self.seats_session or entered != self.seats_entered:
-                self._players(s, self.seats)
+                self._players(s, self.seats, s.pending())
                 self.seats_session = s
                 self.seats_entered = entered
             w = self.seats  # the frame is the player LEDs as they are
@@ -145,11 +145,12 @@ class LedView:
                 shown[i] = c
         leds.show()
 
-    def ahead(self, s):
-        """The player LEDs for session s as it stands, made in an idle frame for a state it
-        will take (App.home_screen): take() them once it has."""
+    def ahead(self, s, waiting):
+        """The player LEDs of session s as it stands (waiting: s.pending()), made with its
+        scoreboard, often in an idle frame for a state s takes at the next press
+        (App.home_screen): take() them once it has."""
         w = [OFF] * self.n
-        self._players(s, w)
+        self._players(s, w, waiting)
         return self.scaled, w
 
     def take(self, made, s, entered):
@@ -161,12 +162,11 @@ class LedView:
             self.seats_session = s
             self.seats_entered = entered
 
-    def _players(self, s, w):
-        """The player LEDs of session s into w (allocates: s.pending() makes a list)."""
+    def _players(self, s, w, waiting):
+        """The player LEDs of session s into w (waiting: s.pending())."""
         for i in range(self.n):
             w[i] = OFF
         n = len(s.players)
-        waiting = s.pending()
         if self.count == 1:
             p = waiting[0][1] if waiting and waiting[0][1] is not None else s.start_player
             w[0] = self.full[PLAYER_COLOURS[p]]

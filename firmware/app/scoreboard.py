@@ -42,7 +42,7 @@ def standings_rows(s, pending):
 
 class _Board(ListScreen):
     """A read-only list of rows made once; UP/DOWN scroll it, OK and BACK go to leave()."""
-    leds = None  # the player LEDs made with it ahead (App.home_screen), for App.home()
+    leds = None  # the player LEDs of the game it shows (LedView.ahead), for App.home()
 
     def __init__(self, app, title, rows):
         ListScreen.__init__(self, app)
@@ -65,9 +65,13 @@ class _Board(ListScreen):
 
 
 class Scoreboard(_Board):
+    """Often made in an idle frame for a state the session takes at the next press
+    (App.home_screen), with the player LEDs that state lights: that press only shows them."""
+
     def __init__(self, app, s):
         total = s.rounds_total
         waiting = s.pending()
+        self.leds = app.ledview.ahead(s, waiting)
         rows = standings_rows(s, waiting)
         c = s.bonus_colour()
         if c:

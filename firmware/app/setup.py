@@ -113,7 +113,7 @@ class Start:
 
 def ready(app, cfg, args, draw=True):
     """The game that args start, made a piece a call: its header line, its session, its
-    scoreboard (cfg["made"]), then (draw) the scoreboard's first frame (App.draw_ahead);
+    scoreboard (cfg["made"]), then (draw) the scoreboard's first frame (Canvas.ahead);
     other args let the one made go. True while more is left."""
     made = cfg.get("made")
     if made is None or made[0] != args:
@@ -129,7 +129,7 @@ def ready(app, cfg, args, draw=True):
         return draw
     else:
         if draw:
-            app.draw_ahead(made[4])
+            app.cv.ahead(made[4])
         return False
     return True
 

@@ -24,9 +24,9 @@ class Canvas:
     canvas (forget()), starts from a clear buffer. Either way the frame buffer ends up the
     same as drawn from clear(), with a fraction of the drawing.
 
-    A screen that a press will show can be drawn ahead (ahead(), in an idle frame) into a
-    frame buffer of its own: begin() then copies that frame in instead of drawing it. It
-    lives while the screen it was made on is the one drawn (1 KB of heap meanwhile).
+    A screen that a press will show can be drawn ahead (ahead(), in an idle frame): begin()
+    then copies that frame in instead of drawing it. It is kept while the screen it was
+    drawn on is the one drawn (1 KB of heap meanwhile).
     """
 
     def __init__(self, display):
@@ -45,8 +45,8 @@ class Canvas:
         self.seen = bytearray(n)      # rows drawn in this frame
         self.screen = None            # whose frame the buffer holds (None: draw from clear)
         self.fresh = True             # this frame is drawn from a clear buffer
-        # ahead(): (the screen drawn ahead, the screen drawn when it was, its frame buffer's
-        # bytes, held, held_inv, held_w), or None
+        # ahead(): (the screen drawn ahead, the screen drawn when it was, the bytes of its
+        # frame, its canvas), or None
         self.spare = None
 
     def clear(self):
@@ -71,9 +71,8 @@ class Canvas:
             if spare is not None and spare[0] is screen:  # its first frame, drawn ahead
                 self.spare = None
                 self.d.buffer[:] = spare[2]
-                self.held[:] = spare[3]
-                self.held_inv[:] = spare[4]
-                self.held_w[:] = spare[5]
+                cv = spare[3]
+                self.held, self.held_inv, self.held_w = cv.held, cv.held_inv, cv.held_w
                 self.fresh = False  # (the screen drew it from clear: this frame goes over it)
             else:
                 if spare is not None and spare[1] is not screen:  # it will not be shown next
@@ -82,9 +81,10 @@ class Canvas:
             self.screen = screen
 
     def ahead(self, screen):
-        """Draw `screen`'s first frame, as begin() from clear would, into a frame buffer of its
-        own (made here); the begin() that shows it next takes that frame. Nothing drawn on a
-        display without a buffer to copy into, or when the drawing fails (its press draws)."""
+        """Draw `screen`'s first frame, as begin() from clear would, with a canvas of its own,
+        and keep it (the frame on screen put back); the begin() that shows `screen` next
+        takes that frame. Nothing drawn on a display without a buffer to copy into, or when
+        the drawing fails (its press draws it, and says what went wrong)."""
         spare = self.spare
         if spare is not None and spare[0] is screen:
             return  # (drawn already)
@@ -92,28 +92,16 @@ class Canvas:
         buf = getattr(self.d, "buffer", None)
         if buf is None:
             return
+        shown = bytearray(buf)
+        cv = Canvas(self.d)
         try:
-            from framebuf import FrameBuffer, MONO_VLSB
-        except ImportError:  # (CircuitPython: the display draws with it already)
-            from hal.framebuf_py import FrameBuffer, MONO_VLSB
-        mem = bytearray(len(buf))
-        n = self.rows
-        live = (self.d, self.held, self.held_inv, self.held_w, self.frame, self.drawn, self.screen, self.fresh)
-        self.d = FrameBuffer(mem, self.w, self.h, MONO_VLSB)
-        self.held = [None] * n
-        self.held_inv = [False] * n
-        self.held_w = [0] * n
-        self.frame = []
-        self.screen = None
-        try:
-            self.begin(screen)
-            screen.draw(self)
-            self.finish()
-            spare = (screen, live[6], mem, self.held, self.held_inv, self.held_w)
+            cv.begin(screen)
+            screen.draw(cv)
+            cv.finish()
+            self.spare = (screen, self.screen, bytearray(buf), cv)
         except Exception:
-            spare = None
-        self.d, self.held, self.held_inv, self.held_w, self.frame, self.drawn, self.screen, self.fresh = live
-        self.spare = spare
+            pass
+        buf[:] = shown
 
     def finish(self):
         """Clear the rows the previous frame drew and this one did not."""
@@ -418,7 +406,7 @@ class Form(ListScreen):
     def ahead(self):
         """With the cursor on the save row, the save's work in idle frames, a piece a call:
         the state after the entry (where the check made none), its record line, the screen
-        the save goes to, then that screen's first frame (App.draw_ahead). The save press
+        the save goes to, then that screen's first frame (Canvas.ahead). The save press
         then writes the line and shows that screen (a press that comes first does the rest
         itself)."""
         a = self._prepared() if self.cursor == len(self.fields) else None  # (a settings form has none)
@@ -433,7 +421,7 @@ class Form(ListScreen):
         elif a[4] is None:
             a[4] = app.home_screen(a[2])
         else:
-            app.draw_ahead(a[4])
+            app.cv.ahead(a[4])
             return False
         return True
 
