@@ -321,13 +321,13 @@ class IdleDriver(Driver):
                 self.made.append(screen)
             return screen
         self.app.home_screen = home_screen
-        self.worked = 0  # the player LEDs worked out by LedView (not made ahead)
-        players = self.app.ledview._players
+        self.worked = 0  # the player LEDs worked out (LedView.ahead)
+        players = self.app.ledview.ahead
 
-        def counted(s, w, waiting):
+        def counted(s, waiting):
             self.worked += 1
-            players(s, w, waiting)
-        self.app.ledview._players = counted
+            return players(s, waiting)
+        self.app.ledview.ahead = counted
 
     def press(self, k, times=1):
         for _ in range(times):

@@ -66,14 +66,6 @@ def other_games(game):
     return [m for key, rules in modules() if key != game for m in (rules, "app.entry_" + key)]
 
 
-def entry_screens(session):
-    """What the first OK on a game's scoreboard imports (its entry menu, app.entries): a game
-    resumed at power-on has them imported ahead. None for no game, or a finished one."""
-    if session is None or session.finished:
-        return ()
-    return ("app.entries", "app.entry_" + session.game)
-
-
 # what the New game press imports, leaves first
 NEW_GAME = ("rules_core.errors", "rules_core.games", "app.setup")
 # modules a game in play does not need: the menus, the new-game steps, the settings file
@@ -197,9 +189,11 @@ class App:
     def resume(self):
         """Boot: the current record's game, or the main menu with what went wrong."""
         self.session, message = self.records.resume()
-        if self.session is not None:
-            unload(other_games(self.session.game) + list(MENUS))  # one collection
-        self.expect(entry_screens(self.session))
+        s = self.session
+        if s is not None:
+            unload(other_games(s.game) + list(MENUS))  # one collection
+            if not s.finished:  # what its scoreboard's first OK imports (app.entries)
+                self.expect(("app.entries", "app.entry_" + s.game))
         self.home()
         if message:
             self.say(message, None)
@@ -370,12 +364,11 @@ class App:
 
     def drop_fetched(self):
         """Back at the main menu: the presses the modules were imported for will not come, so
-        what prefetch() imported goes, but for the open game's (loaded with it, or imported
-        ahead after its resume: entry_screens())."""
+        what prefetch() imported goes (an open game's modules were loaded before, but for the
+        entry screens a resumed game imports ahead: its next OK imports them again)."""
         del self.wanted[:]
         if self.fetched:
-            keep = entry_screens(self.session)
-            unload([m for m in self.fetched if m not in keep])
+            unload(self.fetched)
             del self.fetched[:]
 
     # ---- messages ----

@@ -109,9 +109,7 @@ class LedView:
             self.last_entered = entered
         if s is not None and not flashing and idle != BLANK and not chase and not (wall is not None and self.matrix):
             if s is not self.seats_session or entered != self.seats_entered:
-                self._players(s, self.seats, s.pending())
-                self.seats_session = s
-                self.seats_entered = entered
+                self.take(self.ahead(s, s.pending()), s, entered)
             w = self.seats  # the frame is the player LEDs as they are
         else:
             w = self.want
@@ -146,11 +144,26 @@ class LedView:
         leds.show()
 
     def ahead(self, s, waiting):
-        """The player LEDs of session s as it stands (waiting: s.pending()), made with its
-        scoreboard, often in an idle frame for a state s takes at the next press
+        """The player LEDs of session s as it stands (waiting: s.pending()); allocates. Made
+        with its scoreboard, often in an idle frame for a state s takes at the next press
         (App.home_screen): take() them once it has."""
         w = [OFF] * self.n
-        self._players(s, w, waiting)
+        n = len(s.players)
+        if self.count == 1:
+            p = waiting[0][1] if waiting and waiting[0][1] is not None else s.start_player
+            w[0] = self.full[PLAYER_COLOURS[p]]
+        else:
+            for p in range(min(n, self.count)):
+                busy = False
+                for _, q in waiting:
+                    if q == p:
+                        busy = True
+                w[p] = (self.full if busy else self.dim)[PLAYER_COLOURS[p]]
+            if n < self.count:
+                w[n] = self.full[PLAYER_COLOURS[s.start_player]]
+            colour = s.bonus_colour()
+            if n + 1 < self.count and colour:
+                w[n + 1] = self.full[colour]
         return self.scaled, w
 
     def take(self, made, s, entered):
@@ -161,24 +174,3 @@ class LedView:
             self.seats[:] = made[1]
             self.seats_session = s
             self.seats_entered = entered
-
-    def _players(self, s, w, waiting):
-        """The player LEDs of session s into w (waiting: s.pending())."""
-        for i in range(self.n):
-            w[i] = OFF
-        n = len(s.players)
-        if self.count == 1:
-            p = waiting[0][1] if waiting and waiting[0][1] is not None else s.start_player
-            w[0] = self.full[PLAYER_COLOURS[p]]
-            return
-        for p in range(min(n, self.count)):
-            busy = False
-            for _, q in waiting:
-                if q == p:
-                    busy = True
-            w[p] = (self.full if busy else self.dim)[PLAYER_COLOURS[p]]
-        if n < self.count:
-            w[n] = self.full[PLAYER_COLOURS[s.start_player]]
-        colour = s.bonus_colour()
-        if n + 1 < self.count and colour:
-            w[n + 1] = self.full[colour]
