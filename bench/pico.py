@@ -99,7 +99,6 @@ PROFILE = [
     ("rules_core.record", "", "dumps", "record.dumps"),
     ("rules_core.session", "Session", "result", "Session.result"),
     ("rules_core.session", "Session", "standings", "Session.standings"),
-    ("rules_core.session", "Session", "pending", "Session.pending"),
     ("rules_core.session", "Session", "__init__", "Session.__init__"),
     ("rules_core.azul", "AzulRules", "apply", "rules.apply"),
     ("rules_core.game5211", "Rules5211", "apply", "rules.apply"),

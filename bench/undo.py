@@ -12,13 +12,13 @@ record back (its `reread`) for what it no longer holds. Times:
   undo_ms     one undo at the end of the game (it reopens the last round), best of --repeat
   redo_ms     the redo that follows it
   undo2_ms    two undos in a row at the end: the second one (the last round's last entry)
-              finds no kept state left (rules_core.session.CHECKPOINTS) and resumes the game
+              finds no kept state left (app.current) and resumes the game
               from the record
   undos       UNDOS undos in a row from the end of the game (a few rounds back): their
               median and slowest ms (undos_median_ms, undos_max_ms); the slowest is one
               that finds no kept state left and resumes the game from the record
 Prints one JSON line (plus the interpreter). Runs under MicroPython (unix port and a board:
-copy rules_core and the record, run it from the folder that holds them), so arguments are
+copy rules_core, app/current.py and the record, run it from the folder that holds them), so arguments are
 parsed by hand and time comes from ticks_us there.
 """
 import sys
@@ -26,7 +26,9 @@ import time
 import json
 
 sys.path.insert(0, ".")   # run from the repository root (or the board's root)
+sys.path.insert(0, "firmware")  # app.current, the device's session (at the board's root there)
 
+from app.current import resume  # noqa: E402
 from rules_core.session import replay  # noqa: E402
 
 USAGE = "usage: undo.py [--record PATH] [--pairs N] [--repeat N] [--tmp PATH]"
@@ -92,7 +94,7 @@ def main(argv):
             f.write(record)
         with open(tmp) as f:
             t0 = now()
-            session = replay(f, reread)[0]
+            session = resume(f, reread)[0]
             keep("resume_ms", ms(t0, now()))
         finished = session.finished
         keep("undo_ms", enter(session, "undo"))

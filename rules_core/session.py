@@ -6,21 +6,11 @@ appends to its record will replay. Effective events are kept as their JSON text,
 LINES_PER_BUFFER lines at a time (Lines): a line's text costs a fifth of the dict of lists
 it parses to, which is what lets a whole 4-player game fit a 64 KB MicroPython heap.
 
-Undo and resume stay linear in the record's length:
-- replay() first resolves undo/redo on the lines' text, then applies each effective event
-  once (a cancelled event is never applied, nor checked against the rules);
-- the session keeps the state just before each of its last CHECKPOINTS round ends, so an
-  undo refolds from the nearest one (the events of a round or two), not from the first
-  event; undoing a round end itself only takes its state back. Undos one after another
-  stay that cheap back across CHECKPOINTS round ends; the undo after that refolds the game
-  once, which keeps the states of its latest round ends again. One state, not more: a
-  second one holds 1.3 to 2.9 KB more of a 64 KB heap in every replayed 4-player game.
-
-A session given `reread` (a function returning the record's lines as they are on flash, as
-the device's is) keeps only the lines from just before its kept round-end state on: a long
-game holds a round's lines, not every round's. The older ones are the record's: an undo
-that reaches past the kept state resumes the game from the record instead of refolding it,
-and events() reads them back.
+replay() resolves undo/redo on the lines' text first, then applies each effective event
+once (a cancelled event is never applied, nor checked against the rules), so resuming is
+linear in the record's length. An undo here refolds the game from its first event: the
+host tools undo rarely. The device's session (app.current) keeps a round-end state
+to undo from and reads its older lines back from the record; a host replay loads none of it.
 """
 import json
 
@@ -29,7 +19,6 @@ from rules_core.errors import RuleError, RecordError
 from rules_core.games import game
 from rules_core.record import dumps, lines_of, parse_header, parse_line
 
-CHECKPOINTS = 1  # states kept before round ends: an undo refolds at most the current round
 LINES_PER_BUFFER = const(16)
 
 
@@ -105,9 +94,8 @@ class Lines:
 
 
 class Session:
-    def __init__(self, header, reread=None):
+    def __init__(self, header):
         self.header = parse_header(header)
-        self.reread = reread  # None, or a function returning the record's lines (see above)
         self.game = self.header["game"]
         self.info = game(self.game)  # the game's registry entry: names, has_start_player
         self.variant = self.header["variant"]
@@ -116,7 +104,6 @@ class Session:
         self.rules = self._fresh()
         self._done = Lines()  # effective events as JSON text, oldest first (notes included: undo can cancel them)
         self._undone = []  # redo stack (JSON text); any new event clears it
-        self._marks = []  # [(n, state)]: the state after _done[:n] when _done[n] is a round end, oldest first
 
     def _fresh(self):
         # options.start (round 1's start player) is common to every game: set here, once
@@ -149,68 +136,27 @@ class Session:
         return ev
 
     def _apply(self, ev, n, after=None):
-        """Apply ev as the effective event _done[n]; keep the state before a round end."""
-        e = ev["e"]
-        if e == "note":
+        """Apply ev as the effective event _done[n] (after: its state, from trial())."""
+        if ev["e"] == "note":
             if type(ev.get("text")) is not str:
                 raise RecordError("a note needs a text string")
-            return
-        if after is None:
-            after = self.rules.clone() if e == "end_round" else self.rules
-            after.apply(ev)
-        if e == "end_round":
-            if len(self._marks) >= CHECKPOINTS:  # dropped first: never one copy more than kept
-                self._marks.pop(0)
-            self._marks.append((n, self.rules))  # the state before: no longer the game's
-            self._let_go()
-        self.rules = after
+        elif after is None:
+            self.rules.apply(ev)
+        else:
+            self.rules = after
 
-    def _let_go(self):
-        """With reread, drop the lines before the kept state's last one (the record has them)."""
-        if self.reread is not None and self._marks:
-            self._done.forget(self._marks[0][0] - 1)
-
-    def undo(self):
-        """Cancel the newest effective event (across closed rounds too); return it."""
-        n = len(self._done) - 1  # the effective events once undone
-        if n < 0:
+    def undo(self, start=None):
+        """Cancel the newest effective event (across closed rounds too); return it. The game
+        is refolded from `start`, (n, the state after _done[:n]) when one was kept, else from
+        its first event."""
+        if not len(self._done):
             raise RuleError("nothing to undo")
-        marks = self._marks
-        k = len(marks)
-        while k and marks[k - 1][0] > n:
-            k -= 1
-        at = marks[k - 1][0] if k else 0  # the refold starts there; line n - 1 is the last one
-        if self._done.lo and self._done.lo > min(at, n - 1):
-            return self._resume()
         text = self._done.pop()
         self._undone.append(text)
-        del marks[k:]
-        if marks:  # the nearest copy is taken back; refolding its round end copies it again
-            at, self.rules = marks.pop()
-        else:
-            self.rules = self._fresh()
-        for i in range(at, n):
+        at, self.rules = start or (0, self._fresh())
+        for i in range(at, len(self._done)):
             self._apply(json.loads(self._done[i]), i)
         return json.loads(text)
-
-    def _resume(self):
-        """An undo that needs lines this session let go: the game resumed from its record
-        (where the device has already written this undo), the lines it still holds checked
-        against it. Until it is taken whole, this session is left as it was."""
-        s = replay(self.reread())[0]
-        done = self._done
-        n = len(done)
-        have = len(s._done)
-        if have == n:  # the record does not hold this undo yet
-            s.undo()
-        if len(s._done) != n - 1 or not s._undone or s._undone[-1] != done[n - 1]:
-            raise RecordError("record: %d events, game %d" % (have, n))  # two rows of a toast
-        for i in range(done.lo, n - 1):
-            if s._done[i] != done[i]:
-                raise RecordError("record: event %d differs" % (i + 1))
-        self.rules, self._marks, self._done, self._undone = s.rules, s._marks, s._done, s._undone
-        self._let_go()
-        return json.loads(done[n - 1])
 
     def redo(self):
         """Re-apply the event undone last, if nothing else was entered since; return it."""
@@ -232,9 +178,8 @@ class Session:
 
     def events(self):
         """The effective events, oldest first (undone ones left out), as dicts."""
-        done = self._done if not self._done.lo else replay(self.reread())[0]._done
-        for i in range(len(done)):
-            yield json.loads(done[i])
+        for i in range(len(self._done)):
+            yield json.loads(self._done[i])
 
     def trial(self, ev):
         """The rules' state after `ev`, without entering it (add(ev, after=...) can take it)."""
@@ -253,29 +198,13 @@ class Session:
         return [after.scores[p] - now[p] for p in range(len(now))]
 
     # --- reading the state ---
-    @property
-    def round(self):
-        return self.rules.round
-
-    @property
-    def rounds_total(self):
-        return self.rules.rounds_total
-
-    @property
-    def scores(self):
-        return self.rules.scores
-
-    @property
-    def start_player(self):
-        return self.rules.start_player
-
-    @property
-    def finished(self):
-        return self.rules.finished
-
-    def pending(self):
-        """Entries the current round still needs before end_round: [(event, player), ...]."""
-        return self.rules.pending()
+    def __getattr__(self, name):
+        """round, rounds_total, scores, start_player, finished and pending() (entries the
+        current round still needs before end_round: [(event, player), ...]) are the rules'
+        (one method here instead of a property each: each costs a board's heap)."""
+        if name == "rules":  # not made yet (in __init__): no lookup of itself forever
+            raise AttributeError(name)
+        return getattr(self.rules, name)
 
     def status(self):
         """Where the game stands, for reports: "final after round 6/6", "in progress, round
@@ -320,9 +249,7 @@ class Session:
             won = self.winners()
         if not won:
             return None
-        top = self.scores[won[0]]
-        level = [p for p in range(len(self.players)) if self.scores[p] == top]
-        if len(level) == 1:
+        if self.scores.count(self.scores[won[0]]) == 1:
             return None
         return "shared" if len(won) > 1 else self._cls.TIEBREAK
 
@@ -341,9 +268,9 @@ class Session:
 _MALFORMED = (TypeError, KeyError, IndexError, AttributeError)
 
 
-def replay(source, reread=None):
-    """Fold a record (a str, or an iterable of lines such as an open file) into a Session.
-    Returns (session, warnings). reread: see Session.
+def replay(source, make=Session):
+    """Fold a record (a str, or an iterable of lines such as an open file) into a Session
+    (make(header): the device's, app.current). Returns (session, warnings).
 
     A last line without its newline is a write cut by power loss: it is ignored with a
     warning; board values the header does not give (Sintra) are named in a warning too. Any
@@ -366,7 +293,7 @@ def replay(source, reread=None):
                 raise RecordError("empty line")
             obj = parse_line(text)
             if session is None:
-                session = Session(obj)
+                session = make(obj)
                 continue
             e = event_name(obj)
             if numbers is None and (e == "undo" or e == "redo"):
@@ -396,7 +323,6 @@ def replay(source, reread=None):
         raise error or RecordError("line 1: the record has no header")
     # the effective events, each applied once; an earlier bad event is the first bad line
     session._done = texts
-    session.reread = reread
     for i in range(len(texts)):
         try:
             session._apply(json.loads(texts[i]), i)

@@ -53,27 +53,24 @@ class Records:
                 if st.exists(paths.CURRENT):
                     st.remove(paths.CURRENT)  # no complete header: nothing to keep
                 return None, None
-            from rules_core.session import replay
-            session = replay(_lines(lines), self.current_lines)[0]
+            from app.current import resume
+            session = resume(_lines(lines), self.current_lines)[0]
             return session, "last entry lost" if torn else None
         except Exception as e:  # MemoryError and OSError too: boot must reach the menu
+            err = e  # (CPython unbinds e after the except clause)
             lines = None  # what was read: freed before the record is set aside
             gc.collect()
-            return None, self._set_aside(e)
-
-    def _set_aside(self, e):
-        st = self.storage
-        n = 1
+        n = 1  # set aside as the first free data/damaged-N.jsonl
         try:
             while st.exists(paths.DAMAGED % n):
                 n += 1
             st.move(paths.CURRENT, paths.DAMAGED % n)
         except Exception as e2:
-            self.log("current record does not resume (%s: %s) and stays: %s" % (type(e).__name__, e, e2))
-            return "record damaged"
+            self.log("current record does not resume (%s: %s) and stays: %s" % (type(err).__name__, err, e2))
+            return None, "record damaged"
         name = paths.DAMAGED % n
-        self.log("%s does not resume, kept as %s: %s: %s" % (paths.CURRENT, name, type(e).__name__, e))
-        return "bad record kept as " + name[len(paths.DATA_DIR) + 1:-len(".jsonl")]
+        self.log("%s does not resume, kept as %s: %s: %s" % (paths.CURRENT, name, type(err).__name__, err))
+        return None, "bad record kept as " + name[len(paths.DATA_DIR) + 1:-len(".jsonl")]
 
     def start(self, line):
         """Put a new game's header `line` on flash as the current record (its Session reads

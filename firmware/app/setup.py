@@ -25,7 +25,7 @@ def needs(g):
     options() run its own set-up steps), the record and the session (App.new_game), the
     entry menu and the scoreboard."""
     return (("rules_core.compat", "rules_core.base", g.module, "app.entry_" + g.key) + OWN_STEPS.get(g.key, ())
-            + ("rules_core.record", "rules_core.session", "app.entries", "app.scoreboard"))
+            + ("rules_core.record", "rules_core.session", "app.current", "app.entries", "app.scoreboard"))
 
 
 def start(app):
@@ -122,8 +122,8 @@ def ready(app, cfg, args, draw=True):
         header = new_header(*args)
         cfg["made"] = made = [args, dumps(header), header, None, None]
     elif made[3] is None:
-        from rules_core.session import Session
-        made[3] = Session(made[2], app.records.current_lines)  # (its lines read back from flash)
+        from app.current import ReadBack
+        made[3] = ReadBack(made[2], app.records.current_lines)  # (its lines read back from flash)
     elif made[4] is None:
         made[4] = app.home_screen(session=made[3])
         return draw

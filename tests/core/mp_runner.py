@@ -8,6 +8,7 @@ import gc
 
 sys.path.insert(0, "tests/core")
 sys.path.insert(0, ".")
+sys.path.insert(0, "firmware")  # app.current: the device's session, tested with the core's
 
 try:
     import os
