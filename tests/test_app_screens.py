@@ -321,13 +321,18 @@ class IdleDriver(Driver):
                 self.made.append(screen)
             return screen
         self.app.home_screen = home_screen
-        self.worked = 0  # the player LEDs worked out (LedView.ahead)
-        players = self.app.ledview.ahead
+        self.worked = 0  # LED frames worked out (LedView.ahead, _chase)
+        view = self.app.ledview
+        players, chase = view.ahead, view._chase
 
         def counted(s, waiting):
             self.worked += 1
             return players(s, waiting)
-        self.app.ledview.ahead = counted
+
+        def chased(w, phase, won):
+            self.worked += 1
+            chase(w, phase, won)
+        view.ahead, view._chase = counted, chased
 
     def press(self, k, times=1):
         for _ in range(times):
@@ -378,11 +383,10 @@ def test_a_save_prepared_in_idle_frames_writes_and_shows_what_one_without_them_d
     assert idle.frames == plain.frames and idle.record() == plain.record()
     assert replay(idle.record())[0].result() == idle.app.session.result()
     assert idle.shown and all(any(s is m for m in idle.made) for s in idle.shown) and not plain.made
-    # and each was shown with its first frame drawn ahead, the scoreboards with their player
-    # LEDs made ahead (the final standings' LEDs chase); none without the idle frames
+    # and each was shown with its first frame drawn ahead and its LED frame made ahead (the
+    # scoreboards' player LEDs, the final standings' chase); none without the idle frames
     assert all(any(s is m for m in idle.drawn) for s in idle.shown) and not plain.drawn
-    boards = [s for s in idle.shown if type(s).__name__ == "Scoreboard"]
-    assert boards and all(any(s is m for m in idle.lit) for s in boards) and not plain.lit
+    assert all(any(s is m for m in idle.lit) for s in idle.shown) and not plain.lit
 
 
 @pytest.mark.parametrize("game", ["sintra", "garden"])

@@ -25,6 +25,19 @@ def test_write_function_gets_grb_capped_bytes_once_per_show():
     assert leds[2] == (10, 20, 40)  # the app's colour is kept uncapped
 
 
+def test_a_frame_made_ahead_is_put_back_whole_and_shown_as_set_one_by_one():
+    leds = VirtualLeds(3, brightness_max=0.25)
+    for i, c in enumerate(COLOURS):
+        leds[i] = c
+    made = leds.frame()
+    leds.fill((0, 0, 0))
+    leds.show()
+    leds.put(made)
+    assert leds.frames == [bytes(9)]  # nothing is written before show()
+    leds.show()
+    assert leds.frames[-1] == GRB_CAPPED and [leds[i] for i in range(3)] == COLOURS
+
+
 def test_fill_full_brightness_and_rgb_order():
     got = []
     leds = Leds(2, got.append, brightness_max=1.0, order="RGB")

@@ -311,13 +311,19 @@ class App:
         once it is finished. With `state` (a Session.trial() the session has not taken yet):
         the screen for the game once it takes that state, made ahead in an idle frame; the
         session stays as it is. A scoreboard makes the player LEDs of the state it shows
-        (LedView.ahead), which home() hands over."""
+        (LedView.ahead), final standings made ahead the frames of their chase
+        (LedView.chases), which home() hands over."""
         from app import scoreboard
         s = session or self.session
         live = s.rules
         s.rules = state or live  # what the screen reads of the game, while it is made
         try:
-            return scoreboard.Final(self, s) if s.finished else scoreboard.Scoreboard(self, s)
+            if not s.finished:
+                return scoreboard.Scoreboard(self, s)
+            screen = scoreboard.Final(self, s)
+            if state is not None:  # its press shows the LEDs' chase: its frames made now
+                screen.leds = self.ledview.chases(screen.won)
+            return screen
         finally:
             s.rules = live
 

@@ -45,6 +45,7 @@ class LedView:
         self.last_wall = None
         self.last_entered = -1
         self.scaled = 0  # times the colours were scaled
+        self.chased = None  # the chase frames take() got for the next frame (chases())
         self.configure(5, self.n, "strip")
 
     def configure(self, level, count, layout):
@@ -70,7 +71,8 @@ class LedView:
             if name in PLAYER_COLOURS:  # (only a seat is ever dim)
                 self.dim[name] = (r * level // (div * _DIM), g * level // (div * _DIM), b * level // (div * _DIM))
         self.beat = self.dim["green"]
-        self.scaled += 1  # (player LEDs made ahead with the colours before are not taken)
+        self.scaled += 1  # (LED frames made ahead with the colours before are not taken)
+        self.chased = None
         self.shown = [None] * self.n  # force a rewrite
         self.seats_session = None
         self.last = None
@@ -124,9 +126,15 @@ class LedView:
                     w[i] = red
             elif chase:
                 phase = (now // _CHASE_MS) % 3
-                full = self.full
-                for i in range((3 - phase) % 3, self.count if won else 0, 3):  # (i + phase) % 3 == 0
-                    w[i] = full[PLAYER_COLOURS[won[(i // 3) % len(won)]]]
+                made = self.chased
+                if made is not None:  # the first frame, made ahead (chases())
+                    self.chased = None
+                    w, frame = made[phase]
+                    self.leds.put(frame)
+                    self.shown[:] = w
+                    self.leds.show()
+                    return
+                self._chase(w, phase, won)
             elif s is not None:  # the Azul wall the screen shows: 25 colour names or None, row by row
                 full = self.full
                 for i in range(25):
@@ -168,9 +176,35 @@ class LedView:
 
     def take(self, made, s, entered):
         """s, after its entered-th event, has the state ahead() made the player LEDs `made`
-        for (None: none made): the next frame shows them, not worked out again, unless the
-        colours were scaled since."""
-        if made is not None and made[0] == self.scaled:
-            self.seats[:] = made[1]
-            self.seats_session = s
-            self.seats_entered = entered
+        for, or chases() the final standings' frames (None: none made): the next frame
+        shows them, not worked out again, unless the colours were scaled since."""
+        if made is None or made[0] != self.scaled:
+            return
+        if s.finished:
+            self.chased = made[1]
+            return
+        self.seats[:] = made[1]
+        self.seats_session = s
+        self.seats_entered = entered
+
+    def chases(self, won):
+        """The final standings' chase frames in the colours of `won`, one per phase, made in
+        an idle frame with the standings (App.home_screen): the press that shows them puts
+        its phase's frame whole (Leds.put), not LED by LED. Allocates."""
+        leds = self.leds
+        was = leds.frame()
+        made = []
+        for phase in range(3):
+            w = [OFF] * self.n
+            self._chase(w, phase, won)
+            for i in range(self.n):
+                leds[i] = w[i]
+            made.append((w, leds.frame()))
+        leds.put(was)  # (nothing was shown meanwhile)
+        return self.scaled, made
+
+    def _chase(self, w, phase, won):
+        """The chase's LEDs of `phase` into w (the others left as they are)."""
+        full = self.full
+        for i in range((3 - phase) % 3, self.count if won else 0, 3):  # (i + phase) % 3 == 0
+            w[i] = full[PLAYER_COLOURS[won[(i // 3) % len(won)]]]

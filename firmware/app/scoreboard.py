@@ -42,7 +42,7 @@ def standings_rows(s, pending):
 
 class _Board(ListScreen):
     """A read-only list of rows made once; UP/DOWN scroll it, OK and BACK go to leave()."""
-    leds = None  # the player LEDs of the game it shows (LedView.ahead), for App.home()
+    leds = None  # the LED frames made with it (LedView.ahead, chases), for App.home()
 
     def __init__(self, app, title, rows):
         ListScreen.__init__(self, app)

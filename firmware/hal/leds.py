@@ -66,6 +66,16 @@ class Leds:
         j = 3 * i
         return (self._rgb[j], self._rgb[j + 1], self._rgb[j + 2])
 
+    def frame(self):
+        """The colours set, as bytes that put() sets again in one copy each: a frame made
+        ahead, whose press writes no LED one by one (83 us each on a Pico)."""
+        return bytes(self._rgb), bytes(self._buf)
+
+    def put(self, frame):
+        """Set every LED as frame() had them (shown by the next show())."""
+        self._rgb[:] = frame[0]
+        self._buf[:] = frame[1]
+
     def fill(self, rgb):
         for i in range(self.n):
             self[i] = rgb
