@@ -343,12 +343,12 @@ class IdleDriver(Driver):
                 pass
             if s is not None:
                 assert s.rules is state and s.scores == scores and self.record() == record
-            spare, worked = self.app.cv.spare, self.worked
+            spare, worked, was = self.app.cv.spare, self.worked, self.screen
             Driver.press(self, k)
             if spare is not None and self.screen is spare[0] and self.app.cv.spare is None:
                 self.drawn.append(self.screen)
-            if worked == self.worked and getattr(self.screen, "leds", None) is not None:
-                self.lit.append(self.screen)
+            if worked == self.worked and self.screen is not was and hasattr(self.screen, "leds"):
+                self.lit.append(self.screen)  # a scoreboard's LEDs, not worked out in its press
             self.frames.append((self.app.text(), bytes(self.display.buffer), self.leds.frames[-1]))
 
     def record(self):

@@ -304,6 +304,7 @@ class App:
         else:
             made = made or self.home_screen()
             self.ledview.take(made.leds, self.session, self.entered)
+            made.leds = None  # (taken: the screen holds them no longer)
         self.push(made)
 
     def home_screen(self, state=None, session=None):
