@@ -28,7 +28,7 @@ import json
 sys.path.insert(0, ".")   # run from the repository root (or the board's root)
 sys.path.insert(0, "firmware")  # app.current, the device's session (at the board's root there)
 
-from app.current import resume  # noqa: E402
+from app.current import ReadBack  # noqa: E402
 from rules_core.session import replay  # noqa: E402
 
 USAGE = "usage: undo.py [--record PATH] [--pairs N] [--repeat N] [--tmp PATH]"
@@ -94,7 +94,7 @@ def main(argv):
             f.write(record)
         with open(tmp) as f:
             t0 = now()
-            session = resume(f, reread)[0]
+            session = replay(f, ReadBack, reread)[0]
             keep("resume_ms", ms(t0, now()))
         finished = session.finished
         keep("undo_ms", enter(session, "undo"))

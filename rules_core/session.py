@@ -9,8 +9,9 @@ it parses to, which is what lets a whole 4-player game fit a 64 KB MicroPython h
 replay() resolves undo/redo on the lines' text first, then applies each effective event
 once (a cancelled event is never applied, nor checked against the rules), so resuming is
 linear in the record's length. An undo here refolds the game from its first event: the
-host tools undo rarely. The device's session (app.current) keeps a round-end state
-to undo from and reads its older lines back from the record; a host replay loads none of it.
+host tools undo rarely. The device's session (app.current) adds what the screens ask (an
+entry checked ahead, the round's questions), keeps a round-end state to undo from and reads
+its older lines back from the record; a host replay loads none of it.
 """
 import json
 
@@ -181,22 +182,6 @@ class Session:
         for i in range(len(self._done)):
             yield json.loads(self._done[i])
 
-    def trial(self, ev):
-        """The rules' state after `ev`, without entering it (add(ev, after=...) can take it)."""
-        event_name(ev)
-        r = self.rules.clone()
-        r.apply(ev)
-        return r
-
-    def preview(self, ev):
-        """Score change per player that `ev` would cause, without entering it."""
-        return self.deltas(self.trial(ev))
-
-    def deltas(self, after):
-        """Score change per player from the current state to `after` (a trial())."""
-        now = self.rules.scores
-        return [after.scores[p] - now[p] for p in range(len(now))]
-
     # --- reading the state ---
     def __getattr__(self, name):
         """round, rounds_total, scores, start_player, finished and pending() (entries the
@@ -215,14 +200,6 @@ class Session:
         if r.closed:
             return "after %s, final scoring to enter" % r.round_name()
         return "in progress, " + r.round_name()
-
-    def last_round(self):
-        """True when the current round is known to be the game's last."""
-        return not self.rules.finished and self.rules.last_round()
-
-    def bonus_colour(self):
-        """The colour this round rewards (Sintra), else None."""
-        return None if self.rules.finished else self.rules.bonus_colour()
 
     def standings(self):
         """[(rank, player)] best first; equal rank keys share a rank (1, 1, 3)."""
@@ -247,9 +224,7 @@ class Session:
         won: winners() when the caller has it (the standings cost a Pico 1-1.5 ms)."""
         if won is None:
             won = self.winners()
-        if not won:
-            return None
-        if self.scores.count(self.scores[won[0]]) == 1:
+        if not won or self.scores.count(self.scores[won[0]]) == 1:
             return None
         return "shared" if len(won) > 1 else self._cls.TIEBREAK
 
@@ -268,9 +243,9 @@ class Session:
 _MALFORMED = (TypeError, KeyError, IndexError, AttributeError)
 
 
-def replay(source, make=Session):
+def replay(source, make=Session, *args):
     """Fold a record (a str, or an iterable of lines such as an open file) into a Session
-    (make(header): the device's, app.current). Returns (session, warnings).
+    (make(header, *args): the device's is app.current's). Returns (session, warnings).
 
     A last line without its newline is a write cut by power loss: it is ignored with a
     warning; board values the header does not give (Sintra) are named in a warning too. Any
@@ -293,7 +268,7 @@ def replay(source, make=Session):
                 raise RecordError("empty line")
             obj = parse_line(text)
             if session is None:
-                session = make(obj)
+                session = make(obj, *args)
                 continue
             e = event_name(obj)
             if numbers is None and (e == "undo" or e == "redo"):

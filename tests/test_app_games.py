@@ -403,7 +403,7 @@ def test_a_form_save_enters_the_state_its_check_made(tmp_path, monkeypatch):
     writes that checked state instead of copying and applying the rules' state a second time
     (3-5 ms of a Pico's save). What is on flash replays to the scores the screen now holds."""
     from rules_core import engine5211
-    from rules_core.session import Session
+    from app.current import ReadBack
     header, events, scores = engine5211.random_game(4, 3, "standard")[:3]
     d = Driver(tmp_path)
     d.new_game("5211", "standard", 4)
@@ -413,8 +413,8 @@ def test_a_form_save_enters_the_state_its_check_made(tmp_path, monkeypatch):
         d.set("card %d" % (i + 1), list(card))
     shown = d.screen.rows()[-1]  # "save Red+3 ..." : the checked points
     trials = []
-    real = Session.trial
-    monkeypatch.setattr(Session, "trial", lambda s, ev: trials.append(ev) or real(s, ev))
+    real = ReadBack.trial
+    monkeypatch.setattr(ReadBack, "trial", lambda s, ev: trials.append(ev) or real(s, ev))
     d.save()
     assert trials == []  # the form's own check was entered
     assert d.app.session.last_event() == play
@@ -430,7 +430,7 @@ def test_the_end_round_confirm_enters_the_state_its_check_made(tmp_path, monkeyp
     points is the one its OK enters, not a second copy and apply of the rules' state. The
     round closes as a replay of the record closes it."""
     from rules_core import engine5211
-    from rules_core.session import Session
+    from app.current import ReadBack
     header, events, scores = engine5211.random_game(4, 3, "standard")[:3]
     d = Driver(tmp_path)
     d.new_game("5211", "standard", 4)
@@ -438,8 +438,8 @@ def test_the_end_round_confirm_enters_the_state_its_check_made(tmp_path, monkeyp
     d.entry("End round")
     shown = d.screen.rows()[-1]
     trials = []
-    real = Session.trial
-    monkeypatch.setattr(Session, "trial", lambda s, ev: trials.append(ev) or real(s, ev))
+    real = ReadBack.trial
+    monkeypatch.setattr(ReadBack, "trial", lambda s, ev: trials.append(ev) or real(s, ev))
     d.press(OK)
     assert trials == []
     assert type(d.screen).__name__ == "Scoreboard" and d.app.session.round == 2

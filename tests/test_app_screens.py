@@ -443,11 +443,11 @@ def test_the_last_set_up_step_starts_the_choice_pressed_not_the_one_made_ahead(t
 
 
 def test_the_garden_groups_save_enters_the_state_its_screen_checked(tmp_path, monkeypatch):
-    """The groups screen checks the entry with the rules (Session.trial) when it opens, for
+    """The groups screen checks the entry with the rules (ReadBack.trial) when it opens, for
     the points on its save row; the save enters that state, with no second check in the
     press, and the record replays to the game on screen."""
     from test_app_games import add_garden_groups, garden_events, play_garden
-    from rules_core.session import Session
+    from app.current import ReadBack
     d = Driver(tmp_path)
     d.new_game("Queen's Garden", "standard", 2)
     events = garden_events("standard")
@@ -457,8 +457,8 @@ def test_the_garden_groups_save_enters_the_state_its_screen_checked(tmp_path, mo
     d.entry("Garden " + ["Red", "Blue"][ev["p"]])
     add_garden_groups(d, ev["groups"])
     trials = []
-    trial = Session.trial
-    monkeypatch.setattr(Session, "trial", lambda s, e: trials.append(e) or trial(s, e))
+    trial = ReadBack.trial
+    monkeypatch.setattr(ReadBack, "trial", lambda s, e: trials.append(e) or trial(s, e))
     before = list(d.app.session.scores)
     d.choose("save")
     assert type(d.screen).__name__ == "Scoreboard" and trials == []

@@ -1,6 +1,6 @@
-"""The game in play on the device: a Session that undoes from a kept round-end state and
-reads its older lines back from the record on flash (app.records). A host replay does not
-load it.
+"""The game in play on the device: a Session that checks an entry ahead (trial, preview),
+answers the scoreboard's round questions, undoes from a kept round-end state and reads its
+older lines back from the record on flash (app.records). A host replay loads none of it.
 
 Undo stays linear in the record's length: the session keeps the state just before its
 newest round end, so an undo refolds from there (the events of a round or two), not from
@@ -16,15 +16,12 @@ record instead of refolding it, and events() reads the older lines back.
 import json
 
 from rules_core.errors import RecordError
-from rules_core.session import Session, replay
-
-
-def resume(source, reread=None):
-    """replay() into a ReadBack session: (session, warnings)."""
-    return replay(source, lambda header: ReadBack(header, reread))
+from rules_core.session import Session, event_name, replay
 
 
 class ReadBack(Session):
+    """replay(lines, ReadBack, reread) resumes one."""
+
     def __init__(self, header, reread=None):
         Session.__init__(self, header)
         self.reread = reread  # None, or a function returning the record's lines (see above)
@@ -56,7 +53,7 @@ class ReadBack(Session):
         """An undo that needs lines this session let go: the game resumed from its record
         (where the device has already written this undo), the lines it still holds checked
         against it. Until it is taken whole, this session is left as it was."""
-        s = resume(self.reread())[0]  # every line kept: its undo refolds, its lines compare
+        s = replay(self.reread(), ReadBack)[0]  # every line kept: its undo refolds, its lines compare
         done = self._done
         n = len(done)
         have = len(s._done)
@@ -76,3 +73,28 @@ class ReadBack(Session):
         if self._done.lo:  # the older lines are the record's
             return replay(self.reread())[0].events()
         return Session.events(self)
+
+    # --- what the entry screens and the scoreboard ask ---
+    def trial(self, ev):
+        """The rules' state after `ev`, without entering it (add(ev, after=...) can take it)."""
+        event_name(ev)
+        r = self.rules.clone()
+        r.apply(ev)
+        return r
+
+    def preview(self, ev):
+        """Score change per player that `ev` would cause, without entering it."""
+        return self.deltas(self.trial(ev))
+
+    def deltas(self, after):
+        """Score change per player from the current state to `after` (a trial())."""
+        now = self.rules.scores
+        return [after.scores[p] - now[p] for p in range(len(now))]
+
+    def last_round(self):
+        """True when the current round is known to be the game's last."""
+        return not self.rules.finished and self.rules.last_round()
+
+    def bonus_colour(self):
+        """The colour this round rewards (Sintra), else None."""
+        return None if self.rules.finished else self.rules.bonus_colour()

@@ -53,8 +53,9 @@ class Records:
                 if st.exists(paths.CURRENT):
                     st.remove(paths.CURRENT)  # no complete header: nothing to keep
                 return None, None
-            from app.current import resume
-            session = resume(_lines(lines), self.current_lines)[0]
+            from app.current import ReadBack
+            from rules_core.session import replay
+            session = replay(_lines(lines), ReadBack, self.current_lines)[0]
             return session, "last entry lost" if torn else None
         except Exception as e:  # MemoryError and OSError too: boot must reach the menu
             err = e  # (CPython unbinds e after the except clause)

@@ -5,6 +5,7 @@ from rules_core.errors import RuleError, RecordError
 from rules_core.record import new_header, dumps
 from rules_core.session import replay
 from rules_core.session import Session
+from app.current import ReadBack
 
 
 def bits(*cells):
@@ -290,7 +291,7 @@ def test_wall_change_is_the_score_change_apply_makes():
     from rules_core.azul_engine import random_game
     for variant in ("colored", "grey"):
         header, events = random_game(3, 4, variant)[:2]
-        s = Session(header)
+        s = ReadBack(header)
         checked = refused = 0
         for ev in events:
             if ev["e"] == "wall":

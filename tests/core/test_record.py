@@ -6,7 +6,7 @@ from rules_core.azul import AzulRules
 from rules_core.errors import RuleError, RecordError
 from rules_core.record import new_header, dumps, parse_header
 from rules_core.session import replay
-from app.current import ReadBack, resume
+from app.current import ReadBack
 from rules_core.session import LINES_PER_BUFFER, Lines, Session
 
 ORACLES = "tests/oracles/azul-random-games/"
@@ -155,7 +155,7 @@ def test_a_record_that_no_longer_holds_the_game_refuses_the_undo_and_changes_not
     with open("tests/golden/5211_4p.jsonl") as f:
         lines = f.read().splitlines()
     flash = list(lines)
-    s, _ = resume((t + "\n" for t in lines), lambda: (t + "\n" for t in flash))
+    s, _ = replay((t + "\n" for t in lines), ReadBack, lambda: (t + "\n" for t in flash))
     assert s._done.lo > 0
     undo = dumps({"e": "undo"})
     flash.append(undo)  # as the device writes it before the session takes it
@@ -176,7 +176,7 @@ def test_a_record_that_no_longer_holds_the_game_refuses_the_undo_and_changes_not
 
 
 def test_preview_does_not_enter():
-    s, _ = replay(text(header()))
+    s, _ = replay(text(header()), ReadBack)
     assert s.preview({"e": "wall", "p": 0, "tiles": [[1, "blue"], [2, "white"]], "floor": 0}) == [3, 0]
     assert s.scores == [0, 0] and s.pending() == [("wall", 0), ("wall", 1)]
     raises(RuleError, s.preview, {"e": "end_round"}, match="still needs")
@@ -277,12 +277,12 @@ def test_undo_refolds_at_most_the_current_round():
     """An undo starts from the state kept before the last round end: undoing the game's
     last end_round applies nothing, an undo inside a round only that round's events."""
     lines = oracle_lines("azul_2p_5002.jsonl")
-    s = resume("\n".join(lines) + "\n")[0]
+    s = replay("\n".join(lines) + "\n", ReadBack)[0]
     assert s.finished and counting_applies(s.undo) == 0 and not s.finished
     assert counting_applies(s.redo) == 1 and s.finished
     # mid-game: the second round's end, then two walls of round 3; undo the second wall
     cut = [i for i in range(len(lines)) if '"end_round"' in lines[i]][1]
-    s = resume("\n".join(lines[:cut + 3]) + "\n")[0]
+    s = replay("\n".join(lines[:cut + 3]) + "\n", ReadBack)[0]
     assert s.round == 3 and counting_applies(s.undo) == 2   # round 2's end_round, round 3's first wall
 
 
@@ -291,7 +291,7 @@ def test_any_number_of_undos_matches_the_shorter_record():
     redo brings back the same game (checkpoints never change a result)."""
     lines = oracle_lines("azul_2p_5002.jsonl")
     full = replay("\n".join(lines) + "\n")[0].result()
-    s = resume("\n".join(lines) + "\n")[0]
+    s = replay("\n".join(lines) + "\n", ReadBack)[0]
     for k in range(1, len(lines)):
         s.undo()
         assert s.result() == replay("\n".join(lines[:len(lines) - k]) + "\n")[0].result(), k
