@@ -39,23 +39,19 @@ class ReadBack(Session):
         self.rules = after
 
     def undo(self, start=None):
-        """Session.undo, from the kept state unless given a `start`."""
-        n = len(self._done) - 1  # the effective events once undone
-        at = self._mark[0] if self._mark else 0  # the refold starts there
-        if self._done.lo > max(0, min(at, n - 1)):  # line at - 1 or n - 1 was let go
-            return self._resume()
-        # the kept state is taken back (with nothing to undo, none is kept); refolding its
-        # round end keeps a copy again
-        mark, self._mark = start or self._mark, None
-        return Session.undo(self, mark)
-
-    def _resume(self):
-        """An undo that needs lines this session let go: the game resumed from its record
-        (where the device has already written this undo), the lines it still holds checked
-        against it. Until it is taken whole, this session is left as it was."""
-        s = replay(self.reread(), ReadBack)[0]  # every line kept: its undo refolds, its lines compare
+        """Session.undo, from the kept state unless given a `start`. An undo that needs lines
+        this session let go resumes the game from its record (where the device has already
+        written this undo), the lines it still holds checked against it; until it is taken
+        whole, this session is left as it was."""
         done = self._done
         n = len(done)
+        at = self._mark[0] if self._mark else 0  # the refold starts there
+        if done.lo <= max(0, min(at, n - 2)):  # it holds lines at - 1 and n - 2
+            # the kept state is taken back (with nothing to undo, none is kept); refolding
+            # its round end keeps a copy again
+            mark, self._mark = start or self._mark, None
+            return Session.undo(self, mark)
+        s = replay(self.reread(), ReadBack)[0]  # every line kept: its undo refolds, its lines compare
         have = len(s._done)
         if have == n:  # the record does not hold this undo yet
             s.undo()
