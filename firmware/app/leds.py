@@ -193,12 +193,15 @@ class LedView:
         its phase's frame whole (Leds.put), not LED by LED. Allocates."""
         leds = self.leds
         was = leds.frame()
+        dark = (bytes(len(was[0])), bytes(len(was[1])))  # every LED off
         made = []
         for phase in range(3):
             w = [OFF] * self.n
             self._chase(w, phase, won)
+            leds.put(dark)
             for i in range(self.n):
-                leds[i] = w[i]
+                if w[i] is not OFF:  # (the lit third only)
+                    leds[i] = w[i]
             made.append((w, leds.frame()))
         leds.put(was)  # (nothing was shown meanwhile)
         return self.scaled, made
