@@ -1,7 +1,23 @@
-"""The history of finished games: newest first, a page at a time."""
+"""The history of finished games: newest first, a page at a time (the flash's history is
+read here only, so none of it is on the heap while a game is played)."""
+import paths
 from hal.keys import UP, DOWN, OK, BACK, CODE_MASK
+from hal.storage import history_name
 from app.ui import ListScreen
 from app.scoreboard import Final
+from app.records import why, lines_text
+
+
+def open_game(storage, n):
+    """The Session of finished game n; ValueError saying why it cannot be shown."""
+    try:
+        from rules_core.session import replay
+        lines = storage.read_lines(paths.HISTORY_DIR + "/" + history_name(n))[0]
+        return replay(lines_text(lines))[0]
+    except OSError as e:
+        raise ValueError("%06d: %s" % (n, why(e)))
+    except ValueError as e:
+        raise ValueError("%06d %s" % (n, e))
 
 
 class History(ListScreen):
@@ -13,7 +29,11 @@ class History(ListScreen):
     def __init__(self, app):
         ListScreen.__init__(self, app)
         self.title = "History"
-        self._page(app.records.history_page(self.PAGE), 0)
+        self._page(self.page(), 0)
+
+    def page(self, below=None, above=None):
+        """Numbers of finished games, newest first (hal.storage.Storage.history_page)."""
+        return self.app.storage.history_page(paths.HISTORY_DIR, self.PAGE, below, above)
 
     def _page(self, numbers, cursor):
         self.numbers = numbers
@@ -29,16 +49,16 @@ class History(ListScreen):
         app = self.app
         nums = self.numbers
         if base == DOWN and nums and self.cursor == len(nums) - 1:
-            page = app.records.history_page(self.PAGE, below=nums[-1]) or app.records.history_page(self.PAGE)
+            page = self.page(below=nums[-1]) or self.page()
             self._page(page, 0)
         elif base == UP and nums and self.cursor == 0:
-            page = app.records.history_page(self.PAGE, above=nums[0]) or app.records.history_page(self.PAGE, above=-1)
+            page = self.page(above=nums[0]) or self.page(above=-1)
             self._page(page, len(page) - 1)
         elif base in (UP, DOWN):
             self.move(base, len(self.labels))
         elif base == OK and nums:
             try:
-                s = app.records.open_history(nums[self.cursor])
+                s = open_game(app.storage, nums[self.cursor])
             except ValueError as e:
                 app.refuse(str(e))
                 return

@@ -12,7 +12,6 @@ import sys
 
 import paths
 from hal.compat import const
-from hal.storage import history_name
 
 _ENOSPC = const(28)
 _EFBIG = const(27)
@@ -30,7 +29,8 @@ def why(e):
     return "storage error %s" % (n,)
 
 
-def _lines(lines):
+def lines_text(lines):
+    """Lines as storage reads them (no newline), as replay() reads a record's."""
     for line in lines:
         yield line + "\n"
 
@@ -55,7 +55,7 @@ class Records:
                 return None, None
             from app.current import ReadBack
             from rules_core.session import replay
-            session = replay(_lines(lines), ReadBack, self.current_lines)[0]
+            session = replay(lines_text(lines), ReadBack, self.current_lines)[0]
             return session, "last entry lost" if torn else None
         except Exception as e:  # MemoryError and OSError too: boot must reach the menu
             err = e  # (CPython unbinds e after the except clause)
@@ -82,7 +82,7 @@ class Records:
 
     def current_lines(self):
         """The current record's lines, for a session that read back what it let go."""
-        return _lines(self.storage.read_lines(paths.CURRENT)[0])
+        return lines_text(self.storage.read_lines(paths.CURRENT)[0])
 
     def add(self, session, ev, after=None, line=None):
         """Check ev (unless `after`, session.trial(ev), is given), put its line (`line`,
@@ -120,28 +120,3 @@ class Records:
             st.rotate_history(paths.HISTORY_DIR, keep)
         except Exception as e:
             self.log("history rotation failed: %s: %s" % (type(e).__name__, e))
-
-    # ---- the history ----
-    def history_count(self):
-        """How many finished games the history holds."""
-        return self.storage.history_span(paths.HISTORY_DIR)[0]
-
-    def keep_history(self, keep):
-        """Remove the oldest finished games beyond `keep` (the newest always stays); how many
-        went. OSError when the flash refuses."""
-        return self.storage.rotate_history(paths.HISTORY_DIR, keep)
-
-    def history_page(self, count, below=None, above=None):
-        """Numbers of finished games, newest first (hal.storage.Storage.history_page)."""
-        return self.storage.history_page(paths.HISTORY_DIR, count, below, above)
-
-    def open_history(self, n):
-        """The Session of finished game n; ValueError saying why it cannot be shown."""
-        try:
-            from rules_core.session import replay
-            lines = self.storage.read_lines(paths.HISTORY_DIR + "/" + history_name(n))[0]
-            return replay(_lines(lines))[0]
-        except OSError as e:
-            raise ValueError("%06d: %s" % (n, why(e)))
-        except ValueError as e:
-            raise ValueError("%06d %s" % (n, e))

@@ -1,4 +1,5 @@
 """Settings and button test (the main menu's Settings; loaded when chosen)."""
+import paths
 from hal.keys import NAMES, CODE_MASK, LONG, REPEAT, BACK
 from app.ui import Menu, Form, Field, Screen, count_field
 
@@ -78,7 +79,7 @@ def history_form(app):
 
     def save(values):
         keep = values[0]
-        extra = app.records.history_count() - keep
+        extra = app.storage.history_span(paths.HISTORY_DIR)[0] - keep
         if extra <= 0:
             _keep_games(app, keep, 1)
             return
@@ -92,7 +93,7 @@ def _keep_games(app, keep, screens):
     """Drop the oldest games beyond `keep`, store the setting, close `screens` screens."""
     from app.records import why
     try:
-        removed = app.records.keep_history(keep)
+        removed = app.storage.rotate_history(paths.HISTORY_DIR, keep)
     except OSError as e:
         app.log("history not trimmed: %s" % (e,))
         app.refuse("not deleted: " + why(e))
