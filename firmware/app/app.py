@@ -77,8 +77,7 @@ BOOT_ONLY = ("app.settings", "hal.display", "boards")
 
 def _module(name):
     """app.<name>, imported when first needed (each module costs heap): the menus' screens,
-    dropped while a game is played (MENUS), and the settings file, read at boot and written
-    on a save."""
+    dropped while a game is played (MENUS), and the settings file, read at boot."""
     return __import__("app." + name, None, None, ("x",))
 
 
@@ -129,7 +128,7 @@ def traceback_lines(e):
 
 
 class App:
-    # what save_settings() imports, leaves first (the file is written with the record's dumps)
+    # what app.settings.save() imports, leaves first (the file is written with the record's dumps)
     SETTINGS_WRITER = ("rules_core.errors", "rules_core.games", "rules_core.record", "app.settings")
 
     def __init__(self, display, leds, storage, clock, board):
@@ -165,21 +164,6 @@ class App:
         self.resume()
 
     # ---- settings ----
-    def save_settings(self, changes, text=None):
-        """Write the settings with `changes` (text: their file's text, made ahead), then use
-        them; False (and says why) when the flash refused them: the old settings stay in use."""
-        new = dict(self.settings)
-        new.update(changes)
-        try:
-            _module("settings").save(self.storage, new, text)
-        except OSError as e:
-            self.log("settings not saved: %s" % (e,))
-            self.refuse("not saved: " + why(e))
-            return False
-        self.settings = new
-        self.apply_settings()
-        return True
-
     def apply_settings(self):
         s = self.settings
         self.ledview.configure(s["brightness"], s["led_count"], s["led_layout"])

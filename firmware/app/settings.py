@@ -113,10 +113,22 @@ def load(storage, board, log):
     return s
 
 
-def save(storage, settings, text=None):
-    """Write the settings (text: as_text(settings), made ahead) atomically; OSError when the
-    flash refuses (nothing changed then)."""
-    storage.write_atomic(paths.SETTINGS, text or as_text(settings))
+def save(app, changes, text=None):
+    """Write app's settings with `changes` (text: their file's text, made ahead) atomically,
+    then make the App use them; False (and says why) when the flash refused them: the old
+    settings stay in use. (Here, not in the App: only the settings screens save.)"""
+    new = dict(app.settings)
+    new.update(changes)
+    try:
+        app.storage.write_atomic(paths.SETTINGS, text or as_text(new))
+    except OSError as e:
+        from app.records import why
+        app.log("settings not saved: %s" % (e,))
+        app.refuse("not saved: " + why(e))
+        return False
+    app.settings = new
+    app.apply_settings()
+    return True
 
 
 def as_text(settings):

@@ -146,7 +146,7 @@ class BoardForm(Form):
         return made[2] if made is not None and made[0] is self.app.settings and made[1] == values else None
 
     def _save(self, values):
-        from app.settings import sintra_problem
+        from app.settings import sintra_problem, save
         for i in range(len(self.fields)):
             if not self.fields[i].sure:
                 self.cursor = i
@@ -155,7 +155,7 @@ class BoardForm(Form):
         problem = sintra_problem(self.setting, values)
         if problem:
             self.app.refuse(problem)
-        elif self.app.save_settings({self.setting: values}, self._made_text(values)):
+        elif save(self.app, {self.setting: values}, self._made_text(values)):
             self.app.say("saved")
             self.then()
 

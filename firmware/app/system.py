@@ -44,7 +44,7 @@ def led_form(app):
 
     def save(values):
         b, count, layout, symbols = values
-        if app.save_settings({"brightness": b, "led_count": count, "led_layout": layout, "symbols": symbols}):
+        if _save(app, {"brightness": b, "led_count": count, "led_layout": layout, "symbols": symbols}):
             app.say("saved")
             app.back()
     return Form(app, "LEDs", fields, save=save, legal=lambda values: None)
@@ -65,7 +65,7 @@ def display_form(app):
               Field("dark", DARK_AFTER, _nearest(DARK_AFTER, s["blank_after"]))]
 
     def save(values):
-        if app.save_settings({"dim_after": values[0], "blank_after": values[1]}):
+        if _save(app, {"dim_after": values[0], "blank_after": values[1]}):
             app.say("saved")
             app.back()
     return Form(app, "Display", fields, save=save, legal=lambda values: None)
@@ -98,7 +98,7 @@ def _keep_games(app, keep, screens):
         app.log("history not trimmed: %s" % (e,))
         app.refuse("not deleted: " + why(e))
         return
-    if not app.save_settings({"history_keep": keep}):
+    if not _save(app, {"history_keep": keep}):
         if removed:
             app.say("%d deleted, setting not saved" % removed)
         return
@@ -129,3 +129,8 @@ class ButtonTest(Screen):
         cv.row(0, "Button test")
         cv.row(1, self.last)
         cv.row(2, "hold BACK: exit")
+
+
+def _save(app, changes):
+    from app.settings import save  # (dropped while a game is played)
+    return save(app, changes)
