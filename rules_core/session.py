@@ -177,11 +177,6 @@ class Session:
     def last_event(self):
         return json.loads(self._done[-1]) if len(self._done) else None
 
-    def events(self):
-        """The effective events, oldest first (undone ones left out), as dicts."""
-        for i in range(len(self._done)):
-            yield json.loads(self._done[i])
-
     # --- reading the state ---
     def __getattr__(self, name):
         """round, rounds_total, scores, start_player, finished and pending() (entries the

@@ -12,6 +12,7 @@ import glob
 import os
 
 import paths
+from core.checks import events
 from host_tools import sim  # noqa: F401  (firmware/ on sys.path)
 from host_tools.vhal import CutStorage, PowerCut, VirtualDisplay, VirtualLeds
 from hal.keys import BACK
@@ -50,7 +51,7 @@ def boot(st):
 def state(session):
     if session is None:
         return None
-    return session.result(), list(session.events())
+    return session.result(), events(session)
 
 
 def total_bytes(lines):

@@ -13,6 +13,7 @@ import os
 import pytest
 
 from test_app_games import Driver
+from core.checks import events
 from fault_files import Flash
 from host_tools import sim
 from host_tools.vhal import VirtualDisplay, VirtualLeds
@@ -280,13 +281,13 @@ def test_a_half_written_tmp_is_cleaned_and_an_interrupted_replace_finished(board
     good = HEADER + b'{"e": "first", "p": 1}\n'
     put_files(board, {"current.jsonl": good, "current.jsonl.tmp": HEADER[:20]})  # a write the power cut
     d = FlashDriver(board)
-    assert list(d.app.session.events()) == [{"e": "first", "p": 1}]
+    assert events(d.app.session) == [{"e": "first", "p": 1}]
     assert d.file("current.jsonl.tmp") is None and d.file("current.jsonl") == good
     # alone, a tmp is a whole new text whose rename the power cut (FAT removes, then renames)
     os.remove("data/current.jsonl")
     put_files(board, {"current.jsonl.tmp": good})
     d = FlashDriver(board)
-    assert list(d.app.session.events()) == [{"e": "first", "p": 1}] and d.file("current.jsonl") == good
+    assert events(d.app.session) == [{"e": "first", "p": 1}] and d.file("current.jsonl") == good
     assert d.file("current.jsonl.tmp") is None
 
 

@@ -11,7 +11,7 @@ more: a second one holds 1.3 to 2.9 KB more of a 64 KB heap in every replayed 4-
 Given `reread` (a function returning the record's lines as they are on flash), the session
 keeps only the lines from just before its kept state on: a long game holds a round's lines,
 not every round's. An undo that reaches past the kept state resumes the game from the
-record instead of refolding it, and events() reads the older lines back.
+record instead of refolding it.
 """
 import json
 
@@ -64,11 +64,6 @@ class ReadBack(Session):
         if self._mark:
             self._done.forget(self._mark[0] - 1)
         return json.loads(done[n - 1])
-
-    def events(self):
-        if self._done.lo:  # the older lines are the record's
-            return replay(self.reread())[0].events()
-        return Session.events(self)
 
     # --- what the entry screens and the scoreboard ask ---
     def trial(self, ev):

@@ -1,7 +1,7 @@
 """The v1 record (shared/design/RECORD_FORMAT.md) and the session: parse, fold, undo/redo, torn lines."""
 import json
 
-from checks import raises
+from checks import raises, events
 from rules_core.azul import AzulRules
 from rules_core.errors import RuleError, RecordError
 from rules_core.record import new_header, dumps, parse_header
@@ -139,13 +139,13 @@ def test_a_session_that_reads_its_record_back_forgets_old_lines_and_undoes_the_s
         enter(json.loads(t))
         least = max(least, s._done.lo)
     assert s.finished and least >= len(lines) - 1 - 2 * LINES_PER_BUFFER  # a round's lines kept
-    assert list(s.events()) == list(keeper.events())
+    assert events(s) == events(keeper)
     while keeper.can_undo():
         enter({"e": "undo"})
     assert s.round == 1 and s.scores == [0, 0, 0, 0]
     while keeper.can_redo():
         enter({"e": "redo"})
-    assert s.finished and list(s.events()) == list(keeper.events())
+    assert s.finished and events(s) == events(keeper)
     assert replay(t + "\n" for t in flash)[0].result() == s.result()
 
 
