@@ -259,49 +259,6 @@ class MachinePinReader:
             p.irq(_woken, Pin.IRQ_FALLING | Pin.IRQ_RISING)
 
 
-class DigitalioReader:
-    """CircuitPython: digitalio inputs named by board attribute ("D9") -> pressed mask."""
-
-    def __init__(self, pin_names, active_low=True):
-        import board
-        import digitalio
-        self._ios = []
-        for name in pin_names:
-            io = digitalio.DigitalInOut(getattr(board, name))
-            io.direction = digitalio.Direction.INPUT
-            io.pull = digitalio.Pull.UP if active_low else digitalio.Pull.DOWN
-            self._ios.append(io)
-        self._level = not active_low
-
-    def read(self):
-        mask = 0
-        for i in range(len(self._ios)):
-            if self._ios[i].value == self._level:
-                mask |= 1 << i
-        return mask
-
-
-class KeypadReader:
-    """CircuitPython: keypad.Keys (scanned in the background) -> pressed mask."""
-
-    def __init__(self, pin_names, active_low=True):
-        import board
-        import keypad
-        pins = tuple(getattr(board, name) for name in pin_names)
-        self._keys = keypad.Keys(pins, value_when_pressed=not active_low, pull=True)
-        self._event = keypad.Event()
-        self._mask = 0
-
-    def read(self):
-        while self._keys.events.get_into(self._event):
-            bit = 1 << self._event.key_number
-            if self._event.pressed:
-                self._mask |= bit
-            else:
-                self._mask &= ~bit
-        return self._mask
-
-
 def buttons_from_board(board, debounce_ms=20, long_ms=600, repeat_ms=120, use_keypad=False):
     """Build Buttons from a board file's BOARD dict (keys "buttons", "button_pull",
     "three_button", "encoder": {"a", "b", "push"}, "runtime")."""
@@ -324,7 +281,8 @@ def buttons_from_board(board, debounce_ms=20, long_ms=600, repeat_ms=120, use_ke
     logic = ButtonLogic(names, debounce_ms, long_ms, repeat_ms, DIRECTION_KEYS, long_as)
     active_low = board.get("button_pull", "up") == "up"
     if board.get("runtime") == "circuitpython":
-        reader_class = KeypadReader if use_keypad else DigitalioReader  # type: type
+        from hal import cp_buttons  # (a MicroPython board's heap holds none of it)
+        reader_class = cp_buttons.KeypadReader if use_keypad else cp_buttons.DigitalioReader  # type: type
     else:
         reader_class = MachinePinReader
     reader = reader_class(pin_ids, active_low)
