@@ -6,6 +6,7 @@ tried, so each byte boundary of every line (including inside a multi-byte UTF-8 
 import os
 
 from hal.storage import Storage
+from app.history import history_page
 from host_tools.vhal import CutStorage, PowerCut
 
 RECORD = "game.jsonl"
@@ -89,11 +90,11 @@ def test_history_move_list_rotate():
         st.rotate_history("history", 3)
         assert name == "%06d.jsonl" % (k + 1)
         assert not st.exists("current.jsonl")
-    assert st.history_page("history", 10) == [5, 4, 3]
+    assert history_page(st, "history", 10) == [5, 4, 3]
     assert st.read_lines("history/000005.jsonl") == (['{"game": 4}'], False)
     assert st.rotate_history("history", 1) == 2
-    assert st.history_page("history", 10) == [5]
-    assert st.history_page("missing", 10) == []
+    assert history_page(st, "history", 10) == [5]
+    assert history_page(st, "missing", 10) == []
 
 
 def test_real_filesystem_functions(tmp_path):
@@ -114,5 +115,5 @@ def test_real_filesystem_functions(tmp_path):
     assert not os.path.exists(settings + ".tmp")
     hist = str(tmp_path / "history")
     assert storage.move_to_history(path, hist) == "000001.jsonl"
-    assert storage.history_page(hist, 10) == [1]
+    assert history_page(storage, hist, 10) == [1]
     assert storage.read_lines(str(tmp_path / "nothing")) == ([], False)

@@ -20,6 +20,24 @@ def open_game(storage, n):
         raise ValueError("%06d %s" % (n, e))
 
 
+def history_page(storage, folder, count, below=None, above=None):
+    """Up to `count` history numbers, newest first: the newest ones below `below`, or
+    (with `above`) the oldest ones above it. Holds only the page, never the listing."""
+    up = above is not None
+    page = []  # type: list  # sorted newest first
+    for n, is_dir in storage.history_numbers(folder):
+        if is_dir or (below is not None and n >= below) or (up and n <= above):
+            continue
+        if len(page) < count or (n < page[0] if up else n > page[-1]):
+            i = 0
+            while i < len(page) and page[i] > n:
+                i += 1
+            page.insert(i, n)
+            if len(page) > count:
+                page.pop(0 if up else -1)
+    return page
+
+
 class History(ListScreen):
     """Past games, newest first; OK shows the standings of one. The folder may hold a
     thousand games, so the screen holds one page of their numbers and asks for the next
@@ -32,8 +50,8 @@ class History(ListScreen):
         self._page(self.page(), 0)
 
     def page(self, below=None, above=None):
-        """Numbers of finished games, newest first (hal.storage.Storage.history_page)."""
-        return self.app.storage.history_page(paths.HISTORY_DIR, self.PAGE, below, above)
+        """Numbers of finished games, newest first (history_page)."""
+        return history_page(self.app.storage, paths.HISTORY_DIR, self.PAGE, below, above)
 
     def _page(self, numbers, cursor):
         self.numbers = numbers

@@ -242,7 +242,7 @@ class Storage:
             if not self.exists(folder):
                 raise
 
-    def _numbers(self, folder):
+    def history_numbers(self, folder):
         """(number, is_dir) of folder's history entries, one at a time (none when the folder
         is missing); is_dir is known only with os.ilistdir (else False)."""
         ilistdir = getattr(self._os, "ilistdir", None)
@@ -263,7 +263,7 @@ class Storage:
         """(count, oldest, newest) of the history files, (0, 0, 0) when there are none;
         newest also counts a folder named like a game (the next name must be free)."""
         count = lo = hi = 0
-        for n, is_dir in self._numbers(folder):
+        for n, is_dir in self.history_numbers(folder):
             if n > hi:
                 hi = n
             if not is_dir:
@@ -271,23 +271,6 @@ class Storage:
                     lo = n
                 count += 1
         return count, lo, hi
-
-    def history_page(self, folder, count, below=None, above=None):
-        """Up to `count` history numbers, newest first: the newest ones below `below`, or
-        (with `above`) the oldest ones above it. Holds only the page, never the listing."""
-        up = above is not None
-        page = []  # type: list  # sorted newest first
-        for n, is_dir in self._numbers(folder):
-            if is_dir or (below is not None and n >= below) or (up and n <= above):
-                continue
-            if len(page) < count or (n < page[0] if up else n > page[-1]):
-                i = 0
-                while i < len(page) and page[i] > n:
-                    i += 1
-                page.insert(i, n)
-                if len(page) > count:
-                    page.pop(0 if up else -1)
-        return page
 
     def move_to_history(self, path, folder):
         """Move a finished record into folder under the next number; returns its name."""
