@@ -4,7 +4,7 @@ Times below are worked out from the defaults debounce_ms=20, long_ms=600, repeat
 unless a test says otherwise; a press counts from the sample where the contact settled.
 """
 from hal import keys
-from hal.buttons import ButtonLogic, QuadratureDecoder, three_button_logic, buttons_from_board
+from hal.buttons import ButtonLogic, QuadratureDecoder, buttons_from_board, THREE_BUTTON_NAMES, THREE_BUTTON_LONG_AS
 from host_tools.vhal import VirtualButtons
 
 SIX = ("UP", "DOWN", "LEFT", "RIGHT", "OK", "BACK")
@@ -118,7 +118,8 @@ def test_held_reports_debounced_state():
 
 
 def test_three_button_mapping():
-    logic = three_button_logic()
+    # what buttons_from_board builds for a three-button board: long UP = LEFT, long OK = BACK, long DOWN = RIGHT
+    logic = ButtonLogic(THREE_BUTTON_NAMES, 20, 600, 0, (), THREE_BUTTON_LONG_AS)
     up, ok, down = 1, 2, 4
     got = feed(logic, [
         (0, up), (30, up), (100, 0), (130, 0),                    # short UP -> UP on release

@@ -11,7 +11,7 @@ Per button, one of two behaviours:
   release; held past long_ms, KEY|LONG (or the key named in long_as) fires once, while
   still held, and the release that follows fires nothing.
 
-Three-button boards (UP, OK, DOWN physical; see three_button_logic):
+Three-button boards (UP, OK, DOWN physical; see buttons_from_board):
   short UP = UP, short OK = OK, short DOWN = DOWN,
   long UP = LEFT, long OK = BACK, long DOWN = RIGHT (no auto-repeat on these boards).
 Rotary encoder: QuadratureDecoder turns A/B samples into steps; one detent clockwise =
@@ -86,10 +86,13 @@ class ButtonLogic:
         return False
 
     def update(self, now_ms, pressed_mask):
-        """Feed one sample; latches any events it completes."""
+        """Feed one sample; latches any events it completes (a press, a release, a long
+        press or a repeat of each button: inline, it runs every frame)."""
         changed = pressed_mask ^ self._raw
         self._raw = pressed_mask
         stable = self._stable
+        repeat = self._repeat_mask
+        next_at = self._next_at
         for i in range(self._n):
             bit = 1 << i
             if changed & bit:
@@ -97,40 +100,28 @@ class ButtonLogic:
             if (pressed_mask ^ stable) & bit and \
                     ticks_diff(now_ms, self._changed_at[i]) >= self._debounce_ms:
                 stable ^= bit
-                if stable & bit:
-                    self._press(i)
+                if stable & bit:  # pressed: a repeating key fires now, the others on release
+                    self._pressed_at[i] = self._changed_at[i]
+                    next_at[i] = self._long_ms
+                    if repeat & bit:
+                        self.push(self._codes[i])
+                elif not repeat & bit and next_at[i] != _FIRED:  # released before its long press
+                    self.push(self._codes[i])
+            if stable & bit and next_at[i] != _FIRED:  # held: a long press or a repeat due?
+                held_ms = ticks_diff(now_ms, self._pressed_at[i])
+                due = next_at[i]
+                if held_ms < due:
+                    continue
+                if repeat & bit:
+                    self.push(self._codes[i] | keys.REPEAT)
+                    due += self._repeat_ms
+                    if due <= held_ms:  # a late frame: one repeat now, the next one a period later
+                        due = held_ms + self._repeat_ms
+                    next_at[i] = due
                 else:
-                    self._release(i)
-            if stable & bit:
-                self._hold(i, now_ms)
+                    self.push(self._long_events[i])
+                    next_at[i] = _FIRED
         self._stable = stable
-
-    def _press(self, i):
-        self._pressed_at[i] = self._changed_at[i]
-        self._next_at[i] = self._long_ms
-        if self._repeat_mask & (1 << i):
-            self.push(self._codes[i])
-
-    def _release(self, i):
-        if not self._repeat_mask & (1 << i) and self._next_at[i] != _FIRED:
-            self.push(self._codes[i])
-
-    def _hold(self, i, now_ms):
-        due = self._next_at[i]
-        if due == _FIRED:
-            return
-        held_ms = ticks_diff(now_ms, self._pressed_at[i])
-        if held_ms < due:
-            return
-        if self._repeat_mask & (1 << i):
-            self.push(self._codes[i] | keys.REPEAT)
-            due += self._repeat_ms
-            if due <= held_ms:  # a late frame: one repeat now, the next one a period later
-                due = held_ms + self._repeat_ms
-            self._next_at[i] = due
-        else:
-            self.push(self._long_events[i])
-            self._next_at[i] = _FIRED
 
     def push(self, event):
         """Latch an event (also used for encoder steps); a full ring drops the newest."""
@@ -155,11 +146,6 @@ class ButtonLogic:
     def clear(self):
         """Drop latched events (e.g. when a screen changes and old presses must not leak)."""
         self._count = 0
-
-
-def three_button_logic(debounce_ms=20, long_ms=600):
-    """Logic for UP/OK/DOWN boards: long UP = LEFT, long OK = BACK, long DOWN = RIGHT."""
-    return ButtonLogic(THREE_BUTTON_NAMES, debounce_ms, long_ms, 0, (), THREE_BUTTON_LONG_AS)
 
 
 # Gray-code step for (previous AB << 2) | current AB: +1 one quarter clockwise, -1 back,
