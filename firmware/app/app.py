@@ -39,14 +39,6 @@ def describe(session, ev):
     return ev["e"]
 
 
-def _unload(name):
-    if name in sys.modules:
-        del sys.modules[name]
-        pkg, _, attr = name.rpartition(".")
-        if hasattr(sys.modules.get(pkg), attr):
-            delattr(sys.modules[pkg], attr)
-
-
 def unload(names, collect=True):
     """Drop modules, imported again when next needed: on a board their bytecode is heap the
     game's screens can use (after a collection: now, or with collect=False the next one,
@@ -54,7 +46,11 @@ def unload(names, collect=True):
     desktop a class a test imported must stay the one in use."""
     if ON_BOARD:
         for name in names:
-            _unload(name)
+            if name in sys.modules:
+                del sys.modules[name]
+                pkg, _, attr = name.rpartition(".")
+                if hasattr(sys.modules.get(pkg), attr):  # the package's name for it goes too
+                    delattr(sys.modules[pkg], attr)
         if collect:
             gc.collect()
 
@@ -109,22 +105,6 @@ def wrap(text, n, rows):
             text = text[cut + 1:]
     out.append(text if len(text) <= n else text[:n])
     return out
-
-
-def traceback_lines(e):
-    """The traceback of e as lines (sys.print_exception on MicroPython, traceback on CPython)."""
-    try:
-        import io
-        buf = io.StringIO()
-        print_exception = getattr(sys, "print_exception", None)  # MicroPython
-        if print_exception is not None:
-            print_exception(e, buf)
-        else:
-            import traceback  # type: ignore[import-not-found]  # CPython (not in the board's stubs)
-            traceback.print_exception(type(e), e, e.__traceback__, file=buf)
-        return buf.getvalue().splitlines()
-    except Exception:  # out of memory while logging a crash: the summary line is enough
-        return []
 
 
 class App:
@@ -390,7 +370,19 @@ class App:
         """An exception in a screen: log it and its traceback, say so, back to the
         scoreboard, the game intact."""
         self.log("%s: %s" % (type(e).__name__, e))
-        for line in traceback_lines(e):
+        try:  # its traceback (sys.print_exception on MicroPython, traceback on CPython)
+            import io
+            buf = io.StringIO()
+            print_exception = getattr(sys, "print_exception", None)  # MicroPython
+            if print_exception is not None:
+                print_exception(e, buf)
+            else:
+                import traceback  # type: ignore[import-not-found]  # CPython (not in the board's stubs)
+                traceback.print_exception(type(e), e, e.__traceback__, file=buf)
+            lines = buf.getvalue().splitlines()
+        except Exception:  # out of memory while logging a crash: the summary line is enough
+            lines = []
+        for line in lines:
             self.log("  " + line)
         self.home()
         self.say("error: %s" % (e,))
