@@ -6,7 +6,6 @@ tried, so each byte boundary of every line (including inside a multi-byte UTF-8 
 import os
 
 from hal.storage import Storage
-from app.history import history_page
 from host_tools.vhal import CutStorage, PowerCut
 
 RECORD = "game.jsonl"
@@ -83,6 +82,7 @@ def test_append_rejects_newline():
 
 
 def test_history_move_list_rotate():
+    from app.history import history_page  # (the History screen's: not imported at collection)
     st = CutStorage(None)
     for k in range(5):
         st.append_line("current.jsonl", '{"game": %d}' % k)
@@ -98,6 +98,7 @@ def test_history_move_list_rotate():
 
 
 def test_real_filesystem_functions(tmp_path):
+    from app.history import history_page
     storage = Storage()
     path = str(tmp_path / "rec.jsonl")
     storage.append_line(path, "one")
