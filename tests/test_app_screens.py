@@ -224,6 +224,29 @@ def test_finished_game_goes_to_history(tmp_path):
         open(os.path.join(d.data, "history", "000001.jsonl")).read())[0].winners()
 
 
+def test_filing_a_game_trims_the_history_in_the_idle_frame_after_its_press(tmp_path):
+    """The final standings' OK moves the record into the history and shows the main menu;
+    the oldest games beyond the kept number go in the next idle frame, not in that press."""
+    header, events = azul_engine.random_game(2, 5, "colored")[:2]
+    d = Driver(tmp_path)
+    d.new_game("Azul", "coloured", 2)
+    play_azul(d, header, events)
+    history = os.path.join(d.data, "history")
+    os.makedirs(history, exist_ok=True)
+    for n in (1, 2, 3):
+        with open(os.path.join(history, "%06d.jsonl" % n), "w") as f:
+            f.write("{}\n")
+    d.app.settings["history_keep"] = 2
+    d.press(OK)
+    assert type(d.screen).__name__ == "MainMenu"
+    assert sorted(os.listdir(history)) == ["%06d.jsonl" % n for n in (1, 2, 3, 4)]
+    assert not os.path.exists(os.path.join(d.data, "current.jsonl"))
+    assert d.app.ahead() and not d.app.trim
+    assert sorted(os.listdir(history)) == ["000003.jsonl", "000004.jsonl"]
+    with open(os.path.join(history, "000004.jsonl")) as f:
+        assert replay(f.read())[0].finished
+
+
 def test_final_standings_show_whole_and_add_the_breakdowns_below_later(tmp_path):
     """The press that ends the game shows the final standings' first screen whole; each
     player's breakdown below it comes in the idle frames after that press (App.ahead), or at
@@ -240,11 +263,16 @@ def test_final_standings_show_whole_and_add_the_breakdowns_below_later(tmp_path)
     s = idle.app.session
     first, frames = idle.app.text(), idle.display.frames
     assert len(first) == 8 and first[0] == "5211 final"  # the title and 7 rows
+    history = os.path.join(idle.data, "history")
+    assert not os.path.exists(history)
     frames_ahead = 1
     while idle.app.ahead():
         frames_ahead += 1
     idle.wait()
-    assert frames_ahead == 3  # the first player's came with the press, one a frame after it
+    # the first player's came with the press, one a frame after it, then the history folder
+    # the OK files the game into (empty: the game is still the current one)
+    assert frames_ahead == 4 and os.listdir(history) == []
+    assert idle.app.session.finished and os.path.exists(os.path.join(idle.data, "current.jsonl"))
     assert idle.app.text() == first and idle.display.frames == frames  # nothing redrawn
     scroll.press(DOWN)
     assert scroll.rows() == idle.rows()

@@ -132,6 +132,7 @@ class App:
         self.entered = 0  # events entered since boot (LedView redraws the seats when it moves)
         self.wanted = []  # modules the next presses will import, in order (expect)
         self.fetched = []  # those prefetch() imported that no game holds yet
+        self.trim = False  # a game was filed: the history is trimmed to its size (ahead())
         try:
             storage.ensure_dir(paths.DATA_DIR)
         except OSError as e:
@@ -185,7 +186,7 @@ class App:
         """Move the current record (finished or not) into the history; False (and says why)
         when it could not be moved: it stays the current game."""
         try:
-            self.records.archive(self.settings["history_keep"])
+            self.trim = self.records.archive() or self.trim  # the oldest dropped in an idle frame
         except OSError as e:
             self.log("game not filed: %s" % (e,))
             self.refuse("not filed: " + why(e))
@@ -326,8 +327,12 @@ class App:
 
     def ahead(self):
         """The main loop's work in an idle frame: the next module expect() named imported
-        (prefetch), else the screen's own work ahead (Screen.ahead), a piece a frame; True
-        while more is left."""
+        (prefetch), else the screen's own work ahead (Screen.ahead), a piece a frame; the
+        history trimmed first once a game was filed (Records.trim). True while more is left."""
+        if self.trim:
+            self.trim = False
+            self.records.trim(self.settings["history_keep"])
+            return True
         if self.wanted:
             self.prefetch()
             return True  # (the screen's work, if any, in the next frame)

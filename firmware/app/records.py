@@ -108,15 +108,20 @@ class Records:
             self.storage.cut(paths.CURRENT, start)  # checked above, so not expected: flash = session
             raise
 
-    def archive(self, keep):
-        """Move the current record (finished or not) into the history, then drop the oldest
-        beyond `keep`. OSError: the move failed and the record is still current. A rotation
-        that fails is logged and tried again at the next archive."""
+    def archive(self):
+        """Move the current record (finished or not) into the history; True when one was
+        moved. OSError: the move failed and the record is still current."""
         st = self.storage
         if not st.exists(paths.CURRENT):
-            return
+            return False
         st.move_to_history(paths.CURRENT, paths.HISTORY_DIR)
+        return True
+
+    def trim(self, keep):
+        """Drop the oldest history files beyond `keep`: an idle frame's work once a game is
+        filed (listing the history costs a Pico's littlefs ~1.3 ms a game, 70 ms at 50).
+        A rotation that fails is logged and tried again after the next archive."""
         try:
-            st.rotate_history(paths.HISTORY_DIR, keep)
+            self.storage.rotate_history(paths.HISTORY_DIR, keep)
         except Exception as e:
             self.log("history rotation failed: %s: %s" % (type(e).__name__, e))

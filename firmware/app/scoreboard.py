@@ -5,6 +5,7 @@ name, score, S starts this round, ! has an entry still to make; a legend row say
 words. Then Sintra's bonus colour and the next entry due.
 OK opens the entries of this round; BACK the main menu; hold BACK undoes from anywhere.
 """
+import paths
 from hal.keys import UP, DOWN, OK, BACK, CODE_MASK
 from app.ui import ListScreen
 from app import colours
@@ -115,11 +116,27 @@ class Final(_Board):
             rows.append("tie: " + tie)
         self.told = 0  # players whose breakdown is in the rows
         self.labels = {}  # breakdown key -> (its label in words, the label and a space)
+        self.folder = filed  # the history folder made (a filed game's is there)
         _Board.__init__(self, app, title, rows)
-        while len(rows) < app.cv.rows and self.ahead():  # the first screen, whole
+        while len(rows) < app.cv.rows and self.more():  # the first screen, whole
             pass
 
     def ahead(self):
+        """Idle frames: the breakdowns, then the history folder the OK files the game into
+        (the first game's mkdir costs a Pico's littlefs ~16 ms; an empty folder files
+        nothing); True while work is left."""
+        if self.session is not None:  # a breakdown a frame, then the folder in the next
+            self.more()
+            return True
+        if not self.folder:
+            self.folder = True
+            try:
+                self.app.storage.ensure_dir(paths.HISTORY_DIR)
+            except OSError:  # (flash full) the OK tries again and says why
+                pass
+        return False
+
+    def more(self):
         """The next player's breakdown into the rows; True while one is left."""
         s = self.session
         if s is None:
@@ -153,7 +170,7 @@ class Final(_Board):
 
     def key(self, k):
         if (k & CODE_MASK) in (UP, DOWN):
-            while self.ahead():  # scrolled before the idle frames made them all
+            while self.more():  # scrolled before the idle frames made them all
                 pass
         _Board.key(self, k)
 
