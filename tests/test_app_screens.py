@@ -271,7 +271,7 @@ def test_final_standings_show_whole_and_add_the_breakdowns_below_later(tmp_path)
     idle.wait()
     # the first player's came with the press, one a frame after it, then the history folder
     # the OK files the game into (empty: the game is still the current one)
-    assert frames_ahead == 4 and os.listdir(history) == []
+    assert frames_ahead == 4 and os.listdir(history) == [] and idle.screen.name == "000001.jsonl"
     assert idle.app.session.finished and os.path.exists(os.path.join(idle.data, "current.jsonl"))
     assert idle.app.text() == first and idle.display.frames == frames  # nothing redrawn
     scroll.press(DOWN)

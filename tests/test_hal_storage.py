@@ -97,6 +97,22 @@ def test_history_move_list_rotate():
     assert history_page(st, "missing", 10) == []
 
 
+def test_a_history_name_found_ahead_is_taken_only_while_free():
+    """move_to_history(name=...) files under the name a listing found earlier, unless a file
+    took it meanwhile or its folder went: then it lists again, and nothing is overwritten."""
+    st = CutStorage(None)
+    st.ensure_dir("history")
+    st.append_line("current.jsonl", "a")
+    assert st.move_to_history("current.jsonl", "history", "000001.jsonl") == "000001.jsonl"
+    ahead = st.next_in_history("history")
+    assert ahead == "000002.jsonl"
+    st.append_line("current.jsonl", "b")
+    st.move_to_history("current.jsonl", "history")  # takes 000002 meanwhile
+    st.append_line("current.jsonl", "c")
+    assert st.move_to_history("current.jsonl", "history", ahead) == "000003.jsonl"
+    assert [st.read_lines("history/%06d.jsonl" % n)[0] for n in (1, 2, 3)] == [["a"], ["b"], ["c"]]
+
+
 def test_real_filesystem_functions(tmp_path):
     from app.history import history_page
     storage = Storage()

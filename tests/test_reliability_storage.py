@@ -336,7 +336,9 @@ def test_history_keep_one_never_deletes_the_game_just_finished(board):
                       "current.jsonl": finished_record(7)})
     d = FlashDriver(board)
     assert type(d.screen).__name__ == "Final"
-    d.press(OK)  # files the game
+    d.press(OK)  # files the game; the idle frame after it trims the history
+    assert sorted(os.listdir("data/history")) == ["000001.jsonl", "000002.jsonl", "000003.jsonl", "zzz.jsonl"]
+    assert d.app.ahead()
     assert sorted(os.listdir("data/history")) == ["000003.jsonl", "zzz.jsonl"]
     assert d.file("history/000003.jsonl") == finished_record(7).encode()
 
@@ -400,6 +402,8 @@ def test_history_pages_through_a_thousand_games_and_rotation_keeps_fifty(board):
         f.write(finished_record(7))
     d = FlashDriver(board)
     d.press(OK)  # file the finished game: 1001 games, history_keep 50
+    assert len(os.listdir("data/history")) == 1001
+    assert d.app.ahead()  # the idle frame after that press trims the history
     assert sorted(os.listdir("data/history")) == ["%06d.jsonl" % n for n in range(952, 1002)]
     d.choose("History")
     assert d.rows()[0] == "001001" and len(d.rows()) == 16

@@ -182,11 +182,11 @@ class App:
         unload(other_games(session.game) + list(MENUS), collect=False)
         self.home(screen)
 
-    def archive(self):
-        """Move the current record (finished or not) into the history; False (and says why)
-        when it could not be moved: it stays the current game."""
+    def archive(self, name=None):
+        """Move the current record (finished or not) into the history (name: Records.archive);
+        False (and says why) when it could not be moved: it stays the current game."""
         try:
-            self.trim = self.records.archive() or self.trim  # the oldest dropped in an idle frame
+            self.trim = self.records.archive(name) or self.trim  # the oldest dropped in an idle frame
         except OSError as e:
             self.log("game not filed: %s" % (e,))
             self.refuse("not filed: " + why(e))

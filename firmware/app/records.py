@@ -108,13 +108,14 @@ class Records:
             self.storage.cut(paths.CURRENT, start)  # checked above, so not expected: flash = session
             raise
 
-    def archive(self):
-        """Move the current record (finished or not) into the history; True when one was
-        moved. OSError: the move failed and the record is still current."""
+    def archive(self, name=None):
+        """Move the current record (finished or not) into the history (name: its name there
+        found ahead, Storage.move_to_history); True when one was moved. OSError: the move
+        failed and the record is still current."""
         st = self.storage
         if not st.exists(paths.CURRENT):
             return False
-        st.move_to_history(paths.CURRENT, paths.HISTORY_DIR)
+        st.move_to_history(paths.CURRENT, paths.HISTORY_DIR, name)
         return True
 
     def trim(self, keep):
