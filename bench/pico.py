@@ -1,6 +1,6 @@
 """Key press to finished display transfer on the emulated Pico, for the eight scripted games.
 
-    .venv/bin/python bench/pico.py [--games NAME,NAME] [--profile] [--resume RECORD.jsonl]
+    .venv/bin/python bench/pico.py [--games NAME,NAME] [--profile] [--resume RECORD.jsonl [--history N]]
                                    [--lines N] [--firmware DIR]
 
 Starts the emulated Pico (tests/picosim.py: ../shared/picosim, or the folder named by
@@ -35,7 +35,9 @@ press only where the press came while it was under way. One JSON line per game:
   over_40ms                   every press above 40 ms: [press number, screen, key, ms]
 --profile: the games again with hot functions wrapped in timers; inclusive ms per function,
 and for each press over 40 ms (over_40ms) the ms of each timed function it ran.
---resume FILE: power-on and App resume over FILE as data/current.jsonl (no games).
+--resume FILE: power-on and App resume over FILE as data/current.jsonl (no games); with
+--history N, N small files in data/history too (games filed before it: a finished FILE's
+first OK lists them).
 --lines N: what a record line costs on littlefs, call by call (bench/pico_device.py lines()):
 [min, median, max] ms of each call over N lines, and of Storage.append_line.
 --firmware DIR: flash the firmware of the checkout in DIR (another revision, e.g. extracted
@@ -290,6 +292,7 @@ def main(argv):
     parser.add_argument("--games", metavar="NAME,NAME", help="only these games (default: all eight)")
     parser.add_argument("--profile", action="store_true", help="inclusive ms per hot function instead")
     parser.add_argument("--resume", metavar="RECORD.jsonl", help="power-on and resume over this record only")
+    parser.add_argument("--history", metavar="N", type=int, default=0, help="with --resume: N games filed")
     parser.add_argument("--lines", metavar="N", type=int, help="a record line's calls over N lines only")
     parser.add_argument("--firmware", metavar="DIR", default=ROOT, help="flash this checkout's firmware")
     args = parser.parse_args(argv)
@@ -310,7 +313,9 @@ def main(argv):
             if record:
                 with open(record, "rb") as f:
                     data = f.read()
-                bench.flash({"data/current.jsonl": data})
+                files = {"data/history/%06d.jsonl" % n: b'{"x": 1}\n' for n in range(1, args.history + 1)}
+                files["data/current.jsonl"] = data
+                bench.flash(files)
                 line = {"record": os.path.basename(record), "lines": data.count(b"\n")}
                 line.update(bench.resume())
                 print(json.dumps(line), flush=True)
