@@ -27,6 +27,8 @@ press only where the press came while it was under way. One JSON line per game:
   first_ok_after_resume       the first press after that frame, OK, a press's time later (the
                               idle work before it as between the game's presses): [screen it
                               left, screen it showed, ms with its wait, ms waited]
+  heap_resumed_kb, heap_first_ok_kb  live heap after that first frame / after that press
+                              (less the bench's own module, as heap_boot_kb)
   by_screen                   {screen class: [presses, median ms, max ms]}
   line_presses                the same for the presses that appended a line to the record
   setup_presses               the presses of the new game's steps: [presses, median ms, max ms,
@@ -254,6 +256,7 @@ class Bench:
         ok = r.get("first_ok")
         if ok:  # (firmware from before it: none)
             out["first_ok_after_resume"] = ok[:2] + [ms(ok[2]), ms(ok[3])]
+            out["heap_first_ok_kb"] = round(r["heap_first_ok"] / 1024, 1)
         return out
 
     def lines(self, n):

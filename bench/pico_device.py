@@ -192,10 +192,13 @@ def _shown(display):
 def frame():
     """The App's first frame over the record on flash, and its frame buffer (hex); then the
     first press, OK, a press's time later (main.py's idle work before it, as in game()):
-    "first_ok" [screen it left, screen it showed, us with its wait, us waited]."""
+    "first_ok" [screen it left, screen it showed, us with its wait, us waited]. The live heap
+    after the first frame ("heap") and after that press ("heap_first_ok"), less what this
+    module held before (as game() counts it: the device runs no bench)."""
+    own = _live()
     app, us = build()
     s = app.session
-    out = {"app_resume_us": us, "heap": _live(), "text": app.text(),
+    out = {"app_resume_us": us, "heap": _live() - own, "heap_own": own, "text": app.text(),
            "screen": type(app.screen).__name__,
            "scores": list(s.scores) if s else None,
            "buffer": binascii.hexlify(app.display.buffer).decode(),
@@ -206,6 +209,7 @@ def frame():
     app.step(time.ticks_add(time.ticks_ms(), KEY_MS), OK)
     dt = time.ticks_diff(time.ticks_us(), t0)
     out["first_ok"] = [out["screen"], type(app.screen).__name__, dt + waited, waited]
+    out["heap_first_ok"] = _live() - own
     print("RESULT " + json.dumps(out))
 
 
