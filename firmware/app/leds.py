@@ -172,7 +172,7 @@ class LedView:
             colour = s.bonus_colour()
             if n + 1 < self.count and colour:
                 w[n + 1] = self.full[colour]
-        return self.scaled, w
+        return self.scaled, w, None
 
     def take(self, made, s, entered):
         """s, after its entered-th event, has the state ahead() made the player LEDs `made`
@@ -180,8 +180,8 @@ class LedView:
         shows them, not worked out again, unless the colours were scaled since."""
         if made is None or made[0] != self.scaled:
             return
-        if s.finished:
-            self.chased = made[1]
+        if made[2] is not None:
+            self.chased = made[2]
             return
         self.seats[:] = made[1]
         self.seats_session = s
@@ -204,7 +204,7 @@ class LedView:
                     leds[i] = w[i]
             made.append((w, leds.frame()))
         leds.put(was)  # (nothing was shown meanwhile)
-        return self.scaled, made
+        return self.scaled, None, made
 
     def _chase(self, w, phase, won):
         """The chase's LEDs of `phase` into w (the others left as they are)."""

@@ -46,7 +46,7 @@ class Canvas:
         self.screen = None            # whose frame the buffer holds (None: draw from clear)
         self.fresh = True             # this frame is drawn from a clear buffer
         # ahead(): (the screen drawn ahead, the screen drawn when it was, the bytes of its
-        # frame, its canvas), or None
+        # frame, the rows it holds: held, held_inv, held_w), or None
         self.spare = None
 
     def clear(self):
@@ -71,8 +71,7 @@ class Canvas:
             if spare is not None and spare[0] is screen:  # its first frame, drawn ahead
                 self.spare = None
                 self.d.buffer[:] = spare[2]
-                cv = spare[3]
-                self.held, self.held_inv, self.held_w = cv.held, cv.held_inv, cv.held_w
+                self.held, self.held_inv, self.held_w = spare[3:]
                 self.fresh = False  # (the screen drew it from clear: this frame goes over it)
             else:
                 if spare is not None and spare[1] is not screen:  # it will not be shown next
@@ -98,7 +97,7 @@ class Canvas:
             cv.begin(screen)
             screen.draw(cv)
             cv.finish()
-            self.spare = (screen, self.screen, bytearray(buf), cv)
+            self.spare = (screen, self.screen, bytearray(buf), cv.held, cv.held_inv, cv.held_w)
         except Exception:
             pass
         buf[:] = shown
