@@ -75,6 +75,13 @@ elif game == "azul":
     d.new_game("Azul", "grey", 2)
     games.play_azul(d, header, events)
     games.check_final(d, scores)
+    if mode == "undo":  # from the final standings: undo, then the scoreboard's OK
+        log["final_holds"] = sorted(m for m in ours() if m.startswith("app.entr"))
+        log["pressed"] = []
+        d.press(games.BACK | games.LONG)
+        log["undone_to"] = type(d.screen).__name__
+        d.press(games.OK)
+        log["opened"] = d.screen.title
 elif game == "5211":
     d.new_game("5211", "standard", 4)
     games.play_5211(d, events, 4)
@@ -124,3 +131,14 @@ def test_leaving_the_new_game_steps_drops_what_was_imported_ahead(tmp_path):
     assert got["left_to"] == "MainMenu"
     assert "rules_core.garden" in got["prefetched"] or "rules_core.compat" in got["prefetched"]
     assert got["held"] == [] and got["wanted"] == []
+
+
+def test_final_standings_hold_no_entry_screens_and_an_undo_imports_them_ahead(tmp_path):
+    """The final standings enter nothing: their heap holds no entry screens. An undo from
+    there brings back the scoreboard, whose idle frames import them again: its OK opens the
+    entry menu without an import."""
+    got = run(tmp_path, "azul", "undo")
+    assert got["final_holds"] == []
+    assert got["undone_to"] == "Scoreboard" and got["opened"].startswith("Round ")
+    assert {"app.entries", "app.entry_azul"} <= set(got["prefetched"])
+    assert got["pressed"] == []

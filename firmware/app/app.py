@@ -62,6 +62,12 @@ def other_games(game):
     return [m for key, rules in modules() if key != game for m in (rules, "app.entry_" + key)]
 
 
+def entry_screens(game):
+    """What a game's entry menu imports (its scoreboard's OK), leaves first: held while the
+    game is played, not by its final standings (an undo from there imports them again ahead)."""
+    return ("app.entries", "app.entry_" + game)
+
+
 # what the New game press imports, leaves first
 NEW_GAME = ("rules_core.errors", "rules_core.games", "app.setup")
 # modules a game in play does not need: the menus, the new-game steps, the settings file
@@ -157,8 +163,8 @@ class App:
         s = self.session
         if s is not None:
             unload(other_games(s.game) + list(MENUS))  # one collection
-            if not s.finished:  # what its scoreboard's first OK imports (app.entries)
-                self.expect(("app.entries", "app.entry_" + s.game))
+            if not s.finished:  # what its scoreboard's first OK imports
+                self.expect(entry_screens(s.game))
         self.home()
         if message:
             self.say(message, None)
@@ -217,7 +223,10 @@ class App:
             self.refuse("nothing to undo")
             return
         what = describe(s, s.last_event())
+        was = s.finished
         if self.enter({"e": "undo"}):
+            if was:  # from the final standings, which hold no entry screens
+                self.expect(entry_screens(s.game))
             self.say("undone: " + what)
             self.home()
 
@@ -268,6 +277,9 @@ class App:
             made = MainMenu(self)
         else:
             made = made or self.home_screen()
+            if self.session.finished:  # nothing is entered now: the entry screens' heap is free
+                del self.wanted[:]
+                unload(entry_screens(self.session.game), collect=False)  # (collected between presses)
             self.ledview.take(made.leds, self.session, self.entered)
             made.leds = None  # (taken: the screen holds them no longer)
         self.push(made)
