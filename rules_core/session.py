@@ -36,6 +36,13 @@ def rules_class(entry):
     return getattr(__import__(entry.module, None, None, [entry.class_name]), entry.class_name)
 
 
+def _report(s, name):
+    """Session.result or status: rules_core.outcome's, imported when first asked. (Not in
+    __getattr__, which must allocate nothing: the lambda's cell would be made at every call.)"""
+    f = getattr(__import__("rules_core.outcome", None, None, [name]), name)
+    return lambda: f(s)
+
+
 class Lines:
     """A list of record lines (str) that keeps its older lines joined LINES_PER_BUFFER at a
     time: len(), lines[i], append(text), pop().
@@ -181,31 +188,27 @@ class Session:
     def __getattr__(self, name):
         """round, rounds_total, scores, start_player, finished and pending() (entries the
         current round still needs before end_round: [(event, player), ...]) are the rules'
-        (one method here instead of a property each: each costs a board's heap)."""
+        (one method here instead of a property each: each costs a board's heap). result()
+        and status(), which only host tools ask, are rules_core.outcome's, imported then: a
+        board never loads them."""
         if name == "rules":  # not made yet (in __init__): no lookup of itself forever
             raise AttributeError(name)
+        if name == "result" or name == "status":
+            return _report(self, name)
         return getattr(self.rules, name)
-
-    def status(self):
-        """Where the game stands, for reports: "final after round 6/6", "in progress, round
-        3/6" (two rounds closed), "after round 6/6, final scoring to enter"."""
-        r = self.rules
-        if r.finished:
-            return "final after " + r.round_name()
-        if r.closed:
-            return "after %s, final scoring to enter" % r.round_name()
-        return "in progress, " + r.round_name()
 
     def standings(self):
         """[(rank, player)] best first; equal rank keys share a rank (1, 1, 3)."""
-        keys = [self.rules.rank_key(p) for p in range(len(self.players))]
-        # bigger keys first, then the lower seat: the same order on MicroPython, whose sort is not stable
-        order = sorted(range(len(keys)), key=lambda p: keys[p] + (-p,), reverse=True)
+        keys = []
+        for p in range(len(self.players)):
+            keys.append(self.rules.rank_key(p) + (-p,))
+        # bigger keys first, then the lower seat: no two are equal, so MicroPython's sort,
+        # which is not stable, gives the same order
+        keys.sort(reverse=True)
         out = []
-        for i in range(len(order)):
-            p = order[i]
-            rank = out[-1][0] if i and keys[order[i - 1]] == keys[p] else i + 1
-            out.append((rank, p))
+        for i in range(len(keys)):
+            k = keys[i]
+            out.append((out[-1][0] if i and keys[i - 1][:-1] == k[:-1] else i + 1, -k[-1]))
         return out
 
     def winners(self):
@@ -222,16 +225,6 @@ class Session:
         if not won or self.scores.count(self.scores[won[0]]) == 1:
             return None
         return "shared" if len(won) > 1 else self._cls.TIEBREAK
-
-    def result(self):
-        """The replay result (RECORD_FORMAT.md): scores and winners are the contract."""
-        r = self.rules
-        won = self.winners()
-        return {"game": self.game, "variant": self.variant, "finished": r.finished,
-                "round": r.round, "scores": list(r.scores), "winners": won,
-                "tiebreak": self.tiebreak(won),
-                "breakdown": [r.breakdown(p) for p in range(len(self.players))],
-                "round_scores": [list(s) for s in r.round_scores]}
 
 
 # what a bug in a rules class raises on a malformed field that its checks missed
