@@ -67,12 +67,20 @@ def floor_penalty(slots):
 
 
 def complete_rows(mask):
-    return sum(1 for r in range(5) if (mask >> (r * 5)) & FULL_ROW == FULL_ROW)
+    n = 0
+    for r in range(5):
+        if (mask >> (r * 5)) & FULL_ROW == FULL_ROW:
+            n += 1
+    return n
 
 
 def complete_columns(mask):
     col = 1 | 1 << 5 | 1 << 10 | 1 << 15 | 1 << 20
-    return sum(1 for c in range(5) if (mask >> c) & col == col)
+    n = 0
+    for c in range(5):
+        if (mask >> c) & col == col:
+            n += 1
+    return n
 
 
 def colour_index(name):
@@ -90,7 +98,9 @@ class AzulRules(Rules):
         # rounds_total stays None: the game ends after the round in which a row completes
         self.grey = self.variant == "grey"
         self.walls = [0] * nplayers
-        self.cells = [bytearray(25) for _ in range(nplayers)]  # colour index + 1, 0 = empty
+        self.cells = []  # a player's wall: colour index + 1 per cell, 0 = empty
+        for _ in range(nplayers):
+            self.cells.append(bytearray(25))
         self.placed = [0] * nplayers  # placement points so far
         self.floor_lost = [0] * nplayers  # penalty points actually lost (after the 0 floor)
         self.bonus = None  # per player (rows, columns, colours) points once finished
@@ -138,12 +148,19 @@ class AzulRules(Rules):
 
     def last_round(self):
         """True when a complete horizontal row is on a wall: this round is the last one."""
-        return any(complete_rows(m) for m in self.walls)
+        for m in self.walls:
+            if complete_rows(m):
+                return True
+        return False
 
     def pending(self):
         if self.finished:
             return []
-        return [("wall", p) for p in range(self.nplayers) if self._walled[p] is None]
+        out = []
+        for p in range(self.nplayers):
+            if self._walled[p] is None:
+                out.append(("wall", p))
+        return out
 
     # --- events ---
     def apply(self, ev):
@@ -162,8 +179,9 @@ class AzulRules(Rules):
         elif e == "end_round":
             missing = self.pending()
             if missing:
-                raise RuleError("round %d still needs the wall of %s" % (
-                    self.round, ", ".join(player(p) for _, p in missing)))
+                for i in range(len(missing)):
+                    missing[i] = player(missing[i][1])
+                raise RuleError("round %d still needs the wall of %s" % (self.round, ", ".join(missing)))
             self._end_round()
         else:
             raise RecordError("azul has no event %r" % (e,))
@@ -207,12 +225,14 @@ class AzulRules(Rules):
             r, c, k = placements[i]
             if i and placements[i - 1][0] == r:
                 raise RuleError("row %d is listed twice" % (r + 1))
-            if any(cells[r * 5 + cc] == k + 1 for cc in range(5)):
-                raise RuleError("row %d already has %s on the wall" % (r + 1, COLOURS[k]))
+            for j in range(5):
+                if cells[r * 5 + j] == k + 1:
+                    raise RuleError("row %d already has %s on the wall" % (r + 1, COLOURS[k]))
             if cells[r * 5 + c]:
                 raise RuleError("row %d, column %d is already filled" % (r + 1, c + 1))
-            if any(cells[rr * 5 + c] == k + 1 for rr in range(5)):
-                raise RuleError("column %d already has %s on the wall" % (c + 1, COLOURS[k]))
+            for j in range(5):
+                if cells[j * 5 + c] == k + 1:
+                    raise RuleError("column %d already has %s on the wall" % (c + 1, COLOURS[k]))
             cells[r * 5 + c] = k + 1
         in_lines = bytearray(self.in_lines)
         for r, c, k in placements:
@@ -246,7 +266,10 @@ class AzulRules(Rules):
             for p in range(self.nplayers):
                 m = self.walls[p]
                 cells = self.cells[p]
-                colours = sum(1 for k in range(5) if sum(1 for v in cells if v == k + 1) == 5)
+                tiles = bytearray(6)  # by colour index + 1 (0: empty cells)
+                for v in cells:
+                    tiles[v] += 1
+                colours = list(tiles[1:]).count(5)
                 b = (complete_rows(m) * ROW_BONUS, complete_columns(m) * COLUMN_BONUS, colours * COLOUR_BONUS)
                 self.bonus.append(b)
                 self.scores[p] += sum(b)

@@ -17,7 +17,10 @@ def copy_data(v):
                 out[i] = copy_data(out[i])
         return out
     if t is dict:
-        return {k: copy_data(x) for k, x in v.items()}
+        out = {}
+        for k in v:
+            out[k] = copy_data(v[k])
+        return out
     if t is bytearray:
         return bytearray(v)
     return v

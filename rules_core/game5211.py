@@ -22,7 +22,11 @@ def rounds_per_deck(nplayers):
 
 def full_deck_counts():
     """{(colour, value): copies} of one 100-card deck."""
-    return dict(((c, v), VALUE_COUNTS[v]) for c in COLOURS for v in VALUE_COUNTS)
+    out = {}
+    for c in COLOURS:
+        for v in VALUE_COUNTS:
+            out[(c, v)] = VALUE_COUNTS[v]
+    return out
 
 
 def card_index(colour, value):
@@ -52,9 +56,12 @@ def scoring_colour(plays, nplayers):
 
 def kept_cards(cards, scoring):
     """The cards of one player's reveals that go to the score pile."""
-    if scoring == ROOSTERS:
-        return [cv for cv in cards if cv[1] == 1]
-    return [cv for cv in cards if cv[0] == scoring]
+    i, want = (1, 1) if scoring == ROOSTERS else (0, scoring)  # a rooster's value is 1
+    out = []
+    for cv in cards:
+        if cv[i] == want:
+            out.append(cv)
+    return out
 
 
 def parse_cards(cards):
@@ -93,7 +100,9 @@ class Rules5211(Rules):
         self.roosters = [0] * nplayers  # roosters among them
         self.deck_points = [[0] * nplayers]  # per deck, per player
         self.round_scoring = []  # per closed round: "roosters", a colour or None
-        self.plays = [[] for _ in range(nplayers)]  # cards revealed this round
+        self.plays = []  # cards revealed this round, per player
+        for _ in range(nplayers):
+            self.plays.append([])
         self.seen = bytearray(30)  # copies revealed from the current deck, at card_index()
 
     def apply(self, ev):
@@ -138,15 +147,20 @@ class Rules5211(Rules):
         scoring = scoring_colour(self.plays, self.nplayers)
         for p in range(self.nplayers):
             keep = kept_cards(self.plays[p], scoring)
-            pts = sum(v for c, v in keep)
+            pts = roosters = 0
+            for c, v in keep:
+                pts += v
+                roosters += v == 1
             self.kept[p] += len(keep)
             self.pile[p] += len(keep)
-            self.roosters[p] += len([1 for c, v in keep if v == 1])
+            self.roosters[p] += roosters
             self.scores[p] += pts
             self.deck_points[-1][p] += pts
         self.round_scores.append(list(self.scores))
         self.round_scoring.append(scoring)
-        self.plays = [[] for _ in range(self.nplayers)]
+        self.plays = []
+        for _ in range(self.nplayers):
+            self.plays.append([])
         top = max(self.scores)
         if self.round == self.rounds_total:
             # the pile ran out ("遊戲結束"; long variant "每次抽牌堆耗盡時": go on below 50)
@@ -177,7 +191,11 @@ class Rules5211(Rules):
             return []
         if self.deck_used_up:
             return [("new_deck", None)]
-        return [("play", p) for p in range(self.nplayers) if self.next_reveal_size(p)]
+        out = []
+        for p in range(self.nplayers):
+            if self.next_reveal_size(p):
+                out.append(("play", p))
+        return out
 
     def round_name(self):
         """The long game counts rounds within each deck: its reports name the deck too."""

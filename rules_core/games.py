@@ -80,4 +80,8 @@ def game(key):
             if row.startswith(key + "|"):
                 _last = Game(row)
                 return _last
-    raise RecordError("unknown game %r (one of %s)" % (key, ", ".join(sorted(g.key for g in games()))))
+    keys = []
+    for g in games():
+        keys.append(g.key)
+    keys.sort()
+    raise RecordError("unknown game %r (one of %s)" % (key, ", ".join(keys)))

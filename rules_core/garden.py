@@ -112,7 +112,9 @@ class GardenRules(Rules):
         self.rounds_total = ROUNDS
         # round_scores: the last one is the final result
         self.scores = [START_SCORE] * nplayers
-        self.parts = {k: [0] * nplayers for k in PARTS}
+        self.parts = {}
+        for k in PARTS:
+            self.parts[k] = [0] * nplayers
         self.first = None        # who passed first this round (D: starts the next round)
         self.done = []           # (event, p) entered this round: pass, round_score, final entries
         # the final-scoring entries of each player
@@ -123,7 +125,11 @@ class GardenRules(Rules):
         return self.first
 
     def to_pass(self):   # players still acting in phase 1, in turn order
-        return [p for p in self._order() if ("pass", p) not in self.done]
+        out = []
+        for p in self._order():
+            if ("pass", p) not in self.done:
+                out.append(p)
+        return out
 
     def can_buy(self, p):   # in phase 1 with 6 points or more
         try:
@@ -134,7 +140,10 @@ class GardenRules(Rules):
 
     def _order(self):
         n = self.nplayers
-        return [(self.start_player + i) % n for i in range(n)]
+        out = []
+        for i in range(n):
+            out.append((self.start_player + i) % n)
+        return out
 
     # ---- events: a _<event> method validates and returns {part: points}; apply then mutates ----
     def apply(self, ev):
@@ -233,10 +242,12 @@ class GardenRules(Rules):
         return gains
 
     def _end_round(self):
-        missing = [m for m in self.pending() if m[0] not in self.finals]
+        missing = []
+        for e, p in self.pending():
+            if e not in self.finals:
+                missing.append("%s of %s" % (e, player(p)))
         if missing:
-            raise RuleError("round %d cannot end: missing %s"
-                            % (self.round, ", ".join(["%s of %s" % (e, player(p)) for e, p in missing])))
+            raise RuleError("round %d cannot end: missing %s" % (self.round, ", ".join(missing)))
         self.start_player = self.first
         if self.round == ROUNDS:
             self.closed = True
@@ -262,7 +273,13 @@ class GardenRules(Rules):
         need = ("pass", "round_score")
         if self.round == ROUNDS:
             need += self.finals
-        return [(e, p) for e in need for p in self._order() if (e, p) not in self.done]
+        out = []
+        order = self._order()
+        for e in need:
+            for p in order:
+                if (e, p) not in self.done:
+                    out.append((e, p))
+        return out
 
     # start + the signed parts (bought, discarded, ..., group_bonus) == total
     def breakdown(self, p):

@@ -63,9 +63,16 @@ _KEY_ORDER = ("format", "v", "game", "variant", "players", "options", "e", "p")
 
 
 def _keys(obj):
-    keys = [k for k in _KEY_ORDER if k in obj]
-    keys += sorted(k for k in obj if k not in _KEY_ORDER)
-    return keys
+    keys = []
+    for k in _KEY_ORDER:
+        if k in obj:
+            keys.append(k)
+    rest = []
+    for k in obj:
+        if k not in _KEY_ORDER:
+            rest.append(k)
+    rest.sort()
+    return keys + rest
 
 
 def dump(obj, write):
@@ -118,7 +125,10 @@ def _ordered(obj):
         for x in obj:
             tx = type(x)
             if tx is dict or tx is list or tx is tuple:
-                return [_ordered(x) for x in obj]
+                out = []
+                for x in obj:
+                    out.append(_ordered(x))
+                return out
             if not (tx is str or tx is int or x is None or tx is bool or tx is float):
                 raise TypeError("cannot serialise %r" % (x,))
     elif not (t is str or t is int or obj is None or t is bool or t is float):
@@ -187,11 +197,13 @@ def lines_of(source):
     MAX_LINE raises RecordError once MAX_LINE bytes of it have been read.
     """
     if type(source) is str:
-        source = source.split("\n")
-        last = source.pop()  # "" when the text ends with a newline
-        source = [s + "\n" for s in source]
+        lines = source.split("\n")
+        last = lines.pop()  # "" when the text ends with a newline
+        for i in range(len(lines)):
+            lines[i] += "\n"
         if last:
-            source.append(last)
+            lines.append(last)
+        source = lines
     read = getattr(source, "readline", None)
     if read is None:
         source = iter(source)

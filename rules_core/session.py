@@ -215,7 +215,11 @@ class Session:
         """Players ranked first (several on a shared victory); [] until the game is finished."""
         if not self.finished:
             return []
-        return [p for rank, p in self.standings() if rank == 1]
+        won = []
+        for rank, p in self.standings():
+            if rank == 1:
+                won.append(p)
+        return won
 
     def tiebreak(self, won=None):
         """What decided the winner: None (clear win), the game's tie-break rule, or "shared".
@@ -295,7 +299,9 @@ def replay(source, make=Session, *args):
             raise RecordError("line %d: malformed event (%s: %s)" % (numbers[i] if numbers else i + 2, type(e).__name__, e))
     if error is not None:
         raise error
-    session._undone = [t for t, _ in undone]
+    for i in range(len(undone)):
+        undone[i] = undone[i][0]
+    session._undone = undone
     assumed = session.rules.assumed()
     if assumed:
         warnings.append("line 1: options.board gives no %s: the project's unverified values are used"

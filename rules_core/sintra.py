@@ -66,7 +66,10 @@ def _board(board):
     orn = board.get("ornaments", DEFAULT_BOARD["ornaments"])
     if type(orn) not in (list, tuple) or len(orn) > 4:
         raise RecordError("board ornaments must be up to 4 column pairs, got %r" % (orn,))
-    orn = tuple(tuple(sorted(check_ints("board ornament", o, 2, 2, 1, 8))) for o in orn)
+    pairs = []
+    for o in orn:
+        pairs.append(tuple(sorted(check_ints("board ornament", o, 2, 2, 1, 8))))
+    orn = tuple(pairs)
     # each ornament is surrounded by the frames of two windows (遊戲結束 3) A面); the text
     # does not say two ornaments never share a window, so only the same pair twice is refused
     for i in range(len(orn)):
@@ -82,7 +85,11 @@ def _panes(g, col):
 
 def _complete(g):
     # Windows with both frames filled.
-    return len([c for c in range(NCOLS) if g[2 * c + 1]])
+    n = 0
+    for c in range(NCOLS):
+        if g[2 * c + 1]:
+            n += 1
+    return n
 
 
 class SintraRules(Rules):
@@ -97,8 +104,12 @@ class SintraRules(Rules):
             raise RecordError("sintra options.board must be an object, got %r" % (options["board"],))
         # Round indicator (遊戲設置 7): II..VI show each colour once, I is drawn from the bag.
         rc = options.get("round_colors")
-        if type(rc) not in (list, tuple) or len(rc) != NROUNDS \
-                or [c for c in rc if c not in COLOURS] or sorted(rc[1:]) != sorted(COLOURS):
+        left = list(COLOURS)  # what rounds II..VI do not show yet
+        if type(rc) in (list, tuple) and len(rc) == NROUNDS and rc[0] in COLOURS:
+            for c in rc[1:]:
+                if c in left:
+                    left.remove(c)
+        if left:
             raise RecordError("round_colors must be 6 glass colours, rounds II..VI each of %s once, got %r"
                               % ("/".join(COLOURS), rc))
         n = nplayers
@@ -106,8 +117,10 @@ class SintraRules(Rules):
         board = options.get("board") or {}
         self.windows, self.track, self.ornaments = _board(board)
         # the project's unverified tables this game uses, where the record gives no values
-        self.defaulted = [k for k in ("windows", "track", "ornaments")
-                          if k not in board and (k != "ornaments" or self.variant == "A")]
+        self.defaulted = []
+        for k in ("windows", "track", "ornaments"):
+            if k not in board and (k != "ornaments" or self.variant == "A"):
+                self.defaulted.append(k)
         self.max_broken = 4 * (2 * n + 1)   # all glass of a round: 4 on each of 5/7/9 factories
         self.rounds_total = NROUNDS
         # round_scores: the last one includes the final scoring
@@ -118,7 +131,9 @@ class SintraRules(Rules):
         self.bonus_pts = [0] * n
         # kept panes: window c's top frame at [2c], its bottom frame at [2c + 1], as the colour's
         # index + 1 (0 = empty); the top frame fills first
-        self.glass = [bytearray(2 * NCOLS) for _ in range(n)]
+        self.glass = []
+        for _ in range(n):
+            self.glass.append(bytearray(2 * NCOLS))
         self.leftover = [None] * n  # glass left on the strips after round VI's play
         self.final = [None] * n     # (leftover points, marker penalty, side points, colour)
 
@@ -129,7 +144,11 @@ class SintraRules(Rules):
 
     def open_windows(self, p):
         # Columns (1-based) whose window still has an empty frame, i.e. whose strip remains.
-        return [c + 1 for c in range(NCOLS) if not self.glass[p][2 * c + 1]]
+        out = []
+        for c in range(NCOLS):
+            if not self.glass[p][2 * c + 1]:
+                out.append(c + 1)
+        return out
 
     def track_position(self, p):
         # Index of p's broken-glass marker on self.track (0 = top space).
@@ -137,7 +156,11 @@ class SintraRules(Rules):
 
     def window_score(self, p, col):
         # 3c: value under col + every window to its right holding glass.
-        return self.windows[col - 1] + sum(self.windows[c] for c in range(col, NCOLS) if self.glass[p][2 * c])
+        pts = self.windows[col - 1]
+        for c in range(col, NCOLS):
+            if self.glass[p][2 * c]:
+                pts += self.windows[c]
+        return pts
 
     def in_play(self, p):
         # p can still complete windows, break glass or take the start tile (no leftover yet).
@@ -258,12 +281,14 @@ class SintraRules(Rules):
         g = self.glass[p]
         colour = ""
         if self.variant == "A":
-            side = sum(ORNAMENT_POINTS[_panes(g, a) + _panes(g, b)] for a, b in self.ornaments)
+            side = 0
+            for a, b in self.ornaments:
+                side += ORNAMENT_POINTS[_panes(g, a) + _panes(g, b)]
         else:
             # the player names one colour: take the best, the first in COLOURS on a tie
             best = 0
             for k in range(len(COLOURS)):
-                count = len([v for v in g if v == k + 1])
+                count = list(g).count(k + 1)
                 if count > best:
                     best, colour = count, COLOURS[k]
             side = best * _complete(g)
@@ -277,7 +302,11 @@ class SintraRules(Rules):
         # Round VI needs every player's leftover glass; other rounds need nothing.
         if self.finished or self.round < NROUNDS:
             return []
-        return [("leftover", p) for p in range(self.nplayers) if self.leftover[p] is None]
+        out = []
+        for p in range(self.nplayers):
+            if self.leftover[p] is None:
+                out.append(("leftover", p))
+        return out
 
     def rank_key(self, p):
         return (self.scores[p], -self.lost_on_track(p))
