@@ -6,7 +6,7 @@ import json
 from test_app_games import Driver, NAMES, end_round, play_azul, play_garden, garden_events, \
     play_sintra, sintra_events, ROUND_COLOURS, board_check
 from app.app import wrap
-from app import ui
+from app import form
 from hal.keys import DOWN, LEFT, RIGHT, OK
 
 
@@ -191,7 +191,7 @@ def test_every_explanation_fits_the_message_rows(tmp_path, monkeypatch):
     thing the screen says about a skipped value fits the two 16-character message rows
     uncut, and turning the values never enters anything."""
     said = []
-    real_init = ui.Form.__init__
+    real_init = form.Form.__init__
 
     def probing(self, *args, **kw):
         real_init(self, *args, **kw)
@@ -210,7 +210,7 @@ def test_every_explanation_fits_the_message_rows(tmp_path, monkeypatch):
         app.say, app.refuse = say, refuse
         assert record(d) == lines
 
-    monkeypatch.setattr(ui.Form, "__init__", probing)
+    monkeypatch.setattr(form.Form, "__init__", probing)
     from rules_core import azul_engine
     d = Driver(tmp_path / "grey")
     d.new_game("Azul", "grey", 2)

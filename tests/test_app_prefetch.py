@@ -63,6 +63,7 @@ class Driver(games.Driver):
 
 import pathlib
 d = Driver(pathlib.Path(data))
+log["boot_holds"] = sorted(m for m in ours() if m.startswith("app.") and m != "app.app")
 if mode == "leave":
     d.choose("New game")
     d.choose({"azul": "Azul", "sintra": "Sintra", "garden": "Queen's", "5211": "5211"}[game])
@@ -76,7 +77,7 @@ elif game == "azul":
     games.play_azul(d, header, events)
     games.check_final(d, scores)
     if mode == "undo":  # from the final standings: undo, then the scoreboard's OK
-        log["final_holds"] = sorted(m for m in ours() if m.startswith("app.entr"))
+        log["final_holds"] = sorted(m for m in ours() if m.startswith(("app.entr", "app.form")))
         log["pressed"] = []
         d.press(games.BACK | games.LONG)
         log["undone_to"] = type(d.screen).__name__
@@ -134,11 +135,12 @@ def test_leaving_the_new_game_steps_drops_what_was_imported_ahead(tmp_path):
 
 
 def test_final_standings_hold_no_entry_screens_and_an_undo_imports_them_ahead(tmp_path):
-    """The final standings enter nothing: their heap holds no entry screens. An undo from
-    there brings back the scoreboard, whose idle frames import them again: its OK opens the
-    entry menu without an import."""
+    """The main menu and the final standings enter nothing: their heap holds no forms and no
+    entry screens. An undo from the final standings brings back the scoreboard, whose idle
+    frames import them again: its OK opens the entry menu without an import."""
     got = run(tmp_path, "azul", "undo")
+    assert "app.form" not in got["boot_holds"] and "app.ui" in got["boot_holds"]
     assert got["final_holds"] == []
     assert got["undone_to"] == "Scoreboard" and got["opened"].startswith("Round ")
-    assert {"app.entries", "app.entry_azul"} <= set(got["prefetched"])
+    assert {"app.form", "app.entries", "app.entry_azul"} <= set(got["prefetched"])
     assert got["pressed"] == []

@@ -63,9 +63,10 @@ def other_games(game):
 
 
 def entry_screens(game):
-    """What a game's entry menu imports (its scoreboard's OK), leaves first: held while the
-    game is played, not by its final standings (an undo from there imports them again ahead)."""
-    return ("app.entries", "app.entry_" + game)
+    """What a game's entry menu imports (its scoreboard's OK), leaves first: the forms, the
+    menu, the game's entry screens. Held while the game is played, not by its final
+    standings (an undo from there imports them again ahead)."""
+    return ("app.form", "app.entries", "app.entry_" + game)
 
 
 # what the New game press imports, leaves first

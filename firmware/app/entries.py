@@ -6,7 +6,8 @@ actions(app) -> [(label, callback)], and where a new game asks set-up steps of t
 own (the variants in its STEPS) options(app, variant, step, start): step(title, items) shows
 one as a menu, and the last one's choices are start(options for the record header).
 """
-from app.ui import Menu, Confirm
+from app.ui import Menu
+from app.form import Confirm
 
 
 def module(game):

@@ -2,7 +2,7 @@
 cards still in the deck; in the long variant, a new deck when the pile ran out.
 """
 from rules_core.game5211 import COLOURS
-from app.ui import Form, Field, Confirm
+from app.form import Form, Field, Confirm
 from app import colours
 
 

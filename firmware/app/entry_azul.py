@@ -6,7 +6,8 @@ with one free column comes with it); the floor offers 0..7 (from 1 if the player
 marker). Legality is the rules' own: a value is offered when session.preview accepts it.
 """
 from rules_core.azul import COLOURS, TILES_PER_COLOUR, wall_column
-from app.ui import Form, Field, Menu, count_field
+from app.ui import Menu
+from app.form import Form, Field, count_field
 from app import colours
 
 

@@ -8,7 +8,8 @@ expansions (at most 2) by their values.
 """
 from rules_core.garden import CATEGORIES, PATTERNS, group_score
 from rules_core.games import game
-from app.ui import Form, Field, Menu, count_field
+from app.ui import Menu
+from app.form import Form, Field, count_field
 from app import colours
 
 VALUES = range(1, 7)

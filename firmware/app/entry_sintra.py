@@ -5,7 +5,8 @@ Fields offer only values the rules accept (open windows, a bonus that fits the k
 """
 from rules_core.sintra import COLOURS
 from rules_core.games import game
-from app.ui import Form, Field, Menu, count_field
+from app.ui import Menu
+from app.form import Form, Field, count_field
 from app import colours
 
 UNVERIFIED = game("sintra").unverified  # glass colour names the rulebook does not give

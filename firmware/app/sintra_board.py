@@ -12,7 +12,8 @@ each game's record gets the values in use (options.board).
 """
 from hal.keys import LEFT, RIGHT, OK, CODE_MASK
 from rules_core.sintra import INFERRED_TRACK, INFERRED_ORNAMENTS
-from app.ui import Field, Form, ListScreen, Menu, Numbers
+from app.ui import ListScreen, Menu
+from app.form import Field, Form, Numbers
 
 NOT_ENTERED = "????????"
 

@@ -1,7 +1,8 @@
-"""Settings and button test (the main menu's Settings; loaded when chosen)."""
+"""Settings and button test (the main menu's Settings; loaded when chosen). The forms
+(app.form) are imported in the idle frames while the Settings menu shows: not in its press."""
 import paths
 from hal.keys import NAMES, CODE_MASK, LONG, REPEAT, BACK
-from app.ui import Menu, Form, Field, Screen, count_field
+from app.ui import Menu, Screen
 
 ONOFF = [("off", False), ("on", True)]
 LAYOUTS = [("strip", "strip"), ("5x5", "matrix5x5")]
@@ -18,6 +19,7 @@ def _sintra_board():
 
 class Settings(Menu):
     def __init__(self, app):
+        app.expect(("app.form",))
         Menu.__init__(self, app, "Settings", [
             ("LEDs & symbols", lambda: app.push(led_form(app))),
             ("Display", lambda: app.push(display_form(app))),
@@ -35,6 +37,7 @@ def _index(choices, value):
 
 
 def led_form(app):
+    from app.form import Form, Field, count_field
     s = app.settings
     n = app.ledview.n
     fields = [count_field("bright", 1, 5, s["brightness"]),
@@ -60,6 +63,7 @@ def _nearest(choices, seconds):
 
 
 def display_form(app):
+    from app.form import Form, Field
     s = app.settings
     fields = [Field("dim", DIM_AFTER, _nearest(DIM_AFTER, s["dim_after"])),
               Field("dark", DARK_AFTER, _nearest(DARK_AFTER, s["blank_after"]))]
@@ -74,6 +78,7 @@ def display_form(app):
 def history_form(app):
     """How many finished games the flash keeps (the oldest beyond go at the next archive).
     Fewer makes room at once when the flash is full, once the player confirms the loss."""
+    from app.form import Form, count_field
     from app.settings import HISTORY_KEEP_MAX
     fields = [count_field("keep", 1, HISTORY_KEEP_MAX, app.settings["history_keep"])]
 

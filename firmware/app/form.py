@@ -1,0 +1,294 @@
+"""Forms: fields changed with LEFT/RIGHT and a save row (entries, settings, set-up checks).
+
+Loaded with the screens that use them (the entry screens, the Settings, a game's own set-up
+steps), not by the main menu or the final standings: 3-4 KB of a board's heap. In idle
+frames a form on its save row does the save's work ahead (Form.ahead).
+"""
+from hal.keys import UP, DOWN, LEFT, RIGHT, OK, BACK, CODE_MASK
+from app.ui import ListScreen
+
+NEXT_HINT = "OK>"  # ends the cursor's row on a form field: OK goes on to the next row
+NEXT_SHORT = ">"   # the same where the row's text leaves no room for it
+
+
+class Field:
+    """One form field: label, choices [(text, value)], the chosen index."""
+
+    def __init__(self, label, choices, index=0, follows=False):
+        self.label = label
+        self.choices = choices
+        self.index = index
+        self.follows = follows  # may change when an earlier field does (see Form._turn)
+
+    def value(self):
+        return self.choices[self.index][1]
+
+    def text(self):
+        return "%s %s" % (self.label, self.choices[self.index][0])
+
+
+class Form(ListScreen):
+    """Fields changed with LEFT/RIGHT, offering only values for which `legal(values)` holds.
+
+    `build(values)` makes the event; the last row saves it (app.enter) and shows the points it
+    will give (session.preview). Fields start at the first legal value from their index.
+    `save(values)` replaces entering an event (settings forms). BACK runs `back` (default:
+    the screen below on the app's stack).
+
+    The screen says what OK does: the field under the cursor ends in "OK>" (OK goes on to
+    the next row) and the last row reads "save ...". A value LEFT/RIGHT skips is explained
+    once per form (skipped()), so a player is never left wondering where a colour went.
+    """
+
+    def __init__(self, app, title, fields, build=None, save=None, legal=None, back=None):
+        ListScreen.__init__(self, app)
+        self.back = back
+        self.title = title
+        self.fields = fields
+        self.build = build
+        self.save = save
+        self.legal = legal or self._check
+        self.note = ""
+        self._checked = None  # the points of the values the last _why() accepted (_check)
+        # [the session's state, the values, the state after them, their record line, the
+        # screen home() shows once the session takes that state] of that check; ahead()
+        # makes what is None (a check without a state, as the Azul wall's, leaves it None)
+        self._after = None
+        self._why_of = None   # the values _why() checked last, and what it said
+        self._why_was = None
+        self._deltas = None   # the points the save row shows
+        n = len(fields)
+        # rows(): the fields' rows and the save row, one list changed in place by _update():
+        # a value that changes remakes its own row only; _at[i] is the index row i shows,
+        # bit i of _changed says row i changed since fitted() last cut it to the screen
+        self._rows = [""] * (n + 1)
+        self._at = [-1] * n
+        self._changed = 0
+        self._explained = []  # (field, choice index) pairs whose skip was already explained
+        for i in range(n):  # fields turned in order until the values are legal
+            if self._why() is None:
+                break
+            self._turn(i, 1)
+        self._update()
+
+    def values(self):
+        return [f.value() for f in self.fields]
+
+    def _check(self, values):
+        """The rules' check of the entry the values build: its points per player, kept with
+        the state it makes, which the save enters (no second copy and apply of the rules)."""
+        s = self.app.session
+        after = s.trial(self.build(values))
+        self._checked = s.deltas(after)
+        self._after = [s.rules, values, after, None, None]
+        return self._checked
+
+    def _keep_change(self, values, p, change):
+        """Keep a check the rules made without a copy of their state (player p's score
+        `change`) as _check() keeps its own; the idle frames on the save row make the state
+        (ahead())."""
+        s = self.app.session
+        deltas = [0] * len(s.players)
+        deltas[p] = change
+        self._checked = deltas
+        self._after = [s.rules, values, None, None, None]
+
+    def _why(self):
+        """None when the values are legal, else the ValueError saying why not."""
+        values = self.values()
+        if values == self._why_of:  # asked again (a form's first values): the same answer
+            return self._why_was
+        self._checked = self._after = None
+        self._why_of = values
+        try:
+            self.legal(values)
+            self._why_was = None
+        except ValueError as e:
+            self._why_was = e
+        return self._why_was
+
+    def _prepared(self):
+        """_after when the last check made it for the values on screen from the session's
+        state as it still is (a Confirm, which has no values to turn, was checked by
+        _update()); else None (the record's writer checks again)."""
+        a = self._after
+        if a is not None and a[0] is self.app.session.rules and self.values() == a[1]:
+            return a
+        return None
+
+    def ahead(self):
+        """With the cursor on the save row, the save's work in idle frames, a piece a call:
+        the state after the entry (where the check made none), its record line, the screen
+        the save goes to, then that screen's first frame (Canvas.ahead). The save press
+        then writes the line and shows that screen (a press that comes first does the rest
+        itself)."""
+        a = self._prepared() if self.cursor == len(self.fields) else None  # (a settings form has none)
+        if a is None:
+            return False
+        app = self.app
+        if a[2] is None:
+            a[2] = app.session.trial(self.build(a[1]))
+        elif a[3] is None:
+            from rules_core.record import dumps
+            a[3] = dumps(self.build(a[1]))
+        elif a[4] is None:
+            a[4] = app.home_screen(a[2])
+        else:
+            app.cv.ahead(a[4])
+            return False
+        return True
+
+    def _turn(self, i, step, explain=False):
+        """Move field i to its next legal value, adjusting a later `follows` field if that
+        makes it legal (Sintra: the bonus follows the kept glass); False when none fits.
+        With `explain` (a key press), the first value skipped that was not explained before
+        is said (skipped()); when none fits, why the next one does not."""
+        f = self.fields[i]
+        start = f.index
+        n = len(f.choices)
+        why = None
+        for _ in range(n - 1):
+            f.index = (f.index + step) % n
+            err = self._why()
+            if err is None or self._follow(i + 1):
+                if why:
+                    self._explained.append(why[0])
+                    self.app.say(why[1])
+                return True
+            if explain and why is None and (i, f.index) not in self._explained:
+                why = ((i, f.index), self.skipped(i, err))
+        f.index = start
+        if explain:
+            self.app.refuse(why[1] if why else "no other value fits")
+        return False
+
+    def skipped(self, i, err):
+        """What the screen says when field i's current value was skipped because of err
+        (the rules' ValueError): "<label> <value>: <why>" in at most two 16-character rows.
+        The rules' own message by default; a form overrides it with shorter words."""
+        return "%s: %s" % (self.fields[i].text(), err)
+
+    def _follow(self, j):
+        for k in range(j, len(self.fields)):
+            g = self.fields[k]
+            if g.follows:
+                start = g.index
+                for _ in range(len(g.choices) - 1):
+                    g.index = (g.index + 1) % len(g.choices)
+                    if self._why() is None:
+                        return True
+                g.index = start
+        return False
+
+    def _update(self):
+        """After a value changed: the rows of the fields that moved, and on the save row the
+        points the entry gives per player."""
+        rows = self._rows
+        at = self._at
+        fields = self.fields
+        n = len(fields)
+        for i in range(n):
+            f = fields[i]
+            if f.index != at[i]:
+                at[i] = f.index
+                rows[i] = f.text()
+                self._changed |= 1 << i
+        deltas = None
+        if self.build and not self.save:
+            try:
+                # the check that accepted these values previewed them already
+                deltas = self._checked or self._check(self.values())
+            except ValueError:
+                pass
+        if deltas != self._deltas or not rows[n]:
+            self._deltas = deltas
+            self.note = ""
+            if deltas is not None:
+                names = self.app.session.players
+                parts = ["%s%+d" % (names[p][:3], deltas[p]) for p in range(len(deltas)) if deltas[p]]
+                self.note = " ".join(parts) or "+0"
+            rows[n] = ("save " + self.note) if self.note else "save"
+            self._changed |= 1 << n
+
+    def rows(self):
+        return self._rows
+
+    def fitted(self, n):
+        """ListScreen.fitted(), with the rows _update() changed cut again (the others kept)."""
+        changed = self._changed
+        if changed:
+            self._changed = 0
+            if self._fit_src is self._rows and n == self._fit_n:
+                fit = self._fit
+                rows = self._rows
+                for i in range(len(rows)):
+                    if changed >> i & 1:
+                        fit[i + 1] = rows[i] if len(rows[i]) <= n else rows[i][:n]
+        return ListScreen.fitted(self, n)
+
+    def key(self, k):
+        base = k & CODE_MASK
+        n = len(self.fields)
+        if base in (UP, DOWN):
+            self.move(base, n + 1)
+        elif base in (LEFT, RIGHT) and self.cursor < n:
+            if self._turn(self.cursor, -1 if base == LEFT else 1, True):
+                self._update()
+        elif base == OK:
+            if self.cursor < n:
+                self.cursor += 1
+            elif self.save:
+                self.save(self.values())
+            else:
+                a = self._prepared()
+                if self.app.enter(self.build(self.values()), a and a[2], a and a[3]):
+                    # the session took a[2] when given one: a[4] was made for that state
+                    self.app.home(a and a[4])
+        elif base == BACK:
+            (self.back or self.app.back)()
+
+    def draw(self, cv):
+        ListScreen.draw(self, cv)
+        c = self.cursor
+        if c < len(self.fields) and cv.rows > 1:  # the cursor is on a field: OK goes on
+            n = self._fit_n  # (the rows were fitted to the screen's width just now)
+            free = n - len(self._fit[c + 1]) - 1  # characters right of the row's text and a space
+            hint = NEXT_HINT if free >= len(NEXT_HINT) else NEXT_SHORT if free > 0 else None
+            if hint:
+                cv.text(hint, (n - len(hint)) * 8, (c - self.top + 1) * 8, 0)
+
+
+class Confirm(Form):
+    """A form without fields: the event and its points, OK enters it."""
+
+    def __init__(self, app, title, event):
+        Form.__init__(self, app, title, [], build=lambda values: event)
+
+
+class Numbers:
+    """The choices lo..hi as (text, value), made on demand (a 0..972 field costs nothing)."""
+
+    def __init__(self, lo, hi):
+        self.lo = lo
+        self.n = hi - lo + 1
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        if not 0 <= i < self.n:
+            raise IndexError(i)
+        v = self.lo + i
+        return (str(v), v)
+
+
+class Count(Field):
+    """A number field: its value without making its (text, value) choice."""
+
+    def value(self):
+        return self.choices.lo + self.index
+
+
+def count_field(label, lo, hi, value=None):
+    """A number field lo..hi starting at `value` (default lo)."""
+    return Count(label, Numbers(lo, hi), (value - lo) if value is not None else 0)
