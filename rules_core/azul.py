@@ -23,7 +23,7 @@ TILES_PER_COLOUR = const(20)
 ROW_BONUS = const(2)
 COLUMN_BONUS = const(7)
 COLOUR_BONUS = const(10)
-FULL_ROW = const(0b11111)
+_FULL_ROW = const(0b11111)
 
 
 def wall_column(row, colour):
@@ -69,7 +69,7 @@ def floor_penalty(slots):
 def complete_rows(mask):
     n = 0
     for r in range(5):
-        if (mask >> (r * 5)) & FULL_ROW == FULL_ROW:
+        if (mask >> (r * 5)) & _FULL_ROW == _FULL_ROW:
             n += 1
     return n
 

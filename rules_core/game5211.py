@@ -9,7 +9,7 @@ COLOURS = ("green", "yellow", "blue", "orange", "teal")
 VALUE_COUNTS = {1: 5, 2: 6, 3: 5, 4: 2, 5: 1, 6: 1}  # copies per colour; 1 is the rooster
 REMOVED = {2: 10, 3: 13, 4: 0, 5: 15}  # setup ("遊戲設置"): cards removed unseen, by players
 HAND_SIZE = const(5)
-CARDS_PER_ROUND = const(4)  # per player, revealed 2, 1, 1
+_CARDS_PER_ROUND = const(4)  # per player, revealed 2, 1, 1
 LONG_TARGET = const(50)
 ROOSTERS = "roosters"
 
@@ -17,7 +17,7 @@ ROOSTERS = "roosters"
 def rounds_per_deck(nplayers):
     """Rounds with drawing until the pile is empty, plus the last one from hand: 11, 7, 6, 4."""
     pile = 100 - REMOVED[nplayers] - HAND_SIZE * nplayers
-    return pile // (CARDS_PER_ROUND * nplayers) + 1
+    return pile // (_CARDS_PER_ROUND * nplayers) + 1
 
 
 def full_deck_counts():
@@ -142,7 +142,7 @@ class Rules5211(Rules):
         if self.deck_used_up:
             raise RuleError("the deck is used up: new_deck comes before the next round")
         for p in range(self.nplayers):
-            if len(self.plays[p]) != CARDS_PER_ROUND:
+            if len(self.plays[p]) != _CARDS_PER_ROUND:
                 raise RuleError("%s revealed %d of 4 cards this round" % (player(p), len(self.plays[p])))
         scoring = scoring_colour(self.plays, self.nplayers)
         for p in range(self.nplayers):
@@ -222,7 +222,7 @@ class Rules5211(Rules):
     def next_reveal_size(self, p):
         """Cards player p's next play carries: 2 first, then 1 and 1; 0 once 4 are revealed."""
         n = len(self.plays[p])
-        return 2 if n == 0 else int(n < CARDS_PER_ROUND)
+        return 2 if n == 0 else int(n < _CARDS_PER_ROUND)
 
     def scoring_colour_of_round(self):
         """What scored in the last closed round: "roosters", a colour, or None."""

@@ -39,23 +39,23 @@ from rules_core.base import Rules, player, check_ints, int_field
 from rules_core.compat import const
 from rules_core.errors import RecordError, RuleError
 
-START_SCORE = const(15)      # 遊戲設置
-BUY_COST = const(6)          # C) 放置擴建組件
-FIRST_PASS_LOSS = const(1)   # D) 略過
-ROUNDS = const(4)            # 遊戲目標
-GROUP_MIN = const(3)         # 最終計分: a group scores with at least 3 hexagons
-GROUP_MAX = const(6)         # no two identical hexagons: 6 patterns / 6 colours at most
-FULL_GROUP_BONUS = const(6)  # 最終計分: a group of exactly 6 scores 6 more
+_START_SCORE = const(15)      # 遊戲設置
+_BUY_COST = const(6)          # C) 放置擴建組件
+_FIRST_PASS_LOSS = const(1)   # D) 略過
+_ROUNDS = const(4)            # 遊戲目標
+_GROUP_MIN = const(3)         # 最終計分: a group scores with at least 3 hexagons
+_GROUP_MAX = const(6)         # no two identical hexagons: 6 patterns / 6 colours at most
+_FULL_GROUP_BONUS = const(6)  # 最終計分: a group of exactly 6 scores 6 more
 
 # Sanity bounds (typo guards, not rules). 108 tiles = 18 per colour and per pattern; 36
 # expansions, each showing at most one hexagon and one central pillar when face up.
-MAX_MATCHES = const(54)      # one category: its 18 tiles + every expansion
-MAX_PILLARS = const(36)
-MAX_VARIANT_POINTS = const(972)   # 3 categories x MAX_MATCHES x the top pattern value 6
-RESERVE_TILES = const(12)    # 拿取瓷磚和擴建組件: a reserve holds 12 tiles (jokers take tile
-RESERVE_EXPANSIONS = const(2)  # spaces, 遊戲設置) and 2 expansions
-MAX_GROUPS = const(96)       # every hexagon is in at most 2 groups: 2 x (108 + 36) / 3
-MAX_SIDE_BONUS = const(999)  # the variant side's printed end bonuses are not in the text
+_MAX_MATCHES = const(54)      # one category: its 18 tiles + every expansion
+_MAX_PILLARS = const(36)
+_MAX_VARIANT_POINTS = const(972)   # 3 categories x _MAX_MATCHES x the top pattern value 6
+_RESERVE_TILES = const(12)    # 拿取瓷磚和擴建組件: a reserve holds 12 tiles (jokers take tile
+_RESERVE_EXPANSIONS = const(2)  # spaces, 遊戲設置) and 2 expansions
+_MAX_GROUPS = const(96)       # every hexagon is in at most 2 groups: 2 x (108 + 36) / 3
+_MAX_SIDE_BONUS = const(999)  # the variant side's printed end bonuses are not in the text
 
 # Patterns and their values (value = cost = points, 花紋). From the rulebook: tree 1, bird 2
 # (最終計分 "大樹-1、鳥兒-2，如此類推"), butterfly 3, flower 4 (花紋); values 5 and 6 follow
@@ -71,7 +71,7 @@ COLOURS = ("blue", "yellow", "lightgreen", "darkgreen", "lilac", "purple")
 CATEGORIES = COLOURS + PATTERNS   # the check track, top to bottom
 
 EVENTS = ("buy", "pass", "round_score", "reserve", "garden", "bonus", "end_round")
-# score parts of breakdown(), signed points; a score is START_SCORE + the sum of its parts
+# score parts of breakdown(), signed points; a score is _START_SCORE + the sum of its parts
 PARTS = ("bought", "discarded", "first_pass", "rounds", "reserve", "groups", "group_bonus", "side_bonus")
 
 
@@ -88,16 +88,16 @@ def category_values(category):
 def group_score(category, values):
     allowed = category_values(category)
     n = len(check_ints(category + " group values", values, 0, 99, 1, 6))
-    if n > GROUP_MAX:
-        raise RuleError("a %s group holds at most %d hexagons, got %d" % (category, GROUP_MAX, n))
-    if n < GROUP_MIN:
-        raise RuleError("a %s group scores with %d+ hexagons, got %d" % (category, GROUP_MIN, n))
+    if n > _GROUP_MAX:
+        raise RuleError("a %s group holds at most %d hexagons, got %d" % (category, _GROUP_MAX, n))
+    if n < _GROUP_MIN:
+        raise RuleError("a %s group scores with %d+ hexagons, got %d" % (category, _GROUP_MIN, n))
     for v in values:
         if v not in allowed:
             raise RuleError("a %s group holds only value %d, got %d" % (category, allowed[0], v))
         if values.count(v) > 1 and category in COLOURS:
             raise RuleError("a %s group has two %s hexagons" % (category, PATTERNS[v - 1]))
-    return sum(values), (FULL_GROUP_BONUS if n == GROUP_MAX else 0)
+    return sum(values), (_FULL_GROUP_BONUS if n == _GROUP_MAX else 0)
 
 
 class GardenRules(Rules):
@@ -109,9 +109,9 @@ class GardenRules(Rules):
         Rules.__init__(self, variant, nplayers, options)
         if options:   # None or {} only
             raise RecordError("garden takes no options")
-        self.rounds_total = ROUNDS
+        self.rounds_total = _ROUNDS
         # round_scores: the last one is the final result
-        self.scores = [START_SCORE] * nplayers
+        self.scores = [_START_SCORE] * nplayers
         self.parts = {}
         for k in PARTS:
             self.parts[k] = [0] * nplayers
@@ -165,17 +165,17 @@ class GardenRules(Rules):
             raise RuleError("%s already has a %s in round %d" % (player(p), e, self.round))
         if e == "bonus" and e not in self.finals:
             raise RuleError("bonus points are entered on the variant side only")
-        if e in self.finals and self.round != ROUNDS:
+        if e in self.finals and self.round != _ROUNDS:
             raise RuleError("%s is final scoring, not for round %d" % (e, self.round))
         if e not in ("buy", "pass") and ("pass", p) not in self.done:   # 階段二, 最終計分
             raise RuleError("%s has not passed in round %d" % (player(p), self.round))
         gains = getattr(self, "_" + e)(ev, p)
         if e == "pass" and self.first is None:
             self.first = p
-            gains["first_pass"] = -FIRST_PASS_LOSS
+            gains["first_pass"] = -_FIRST_PASS_LOSS
         if e != "buy":
             self.done.append((e, p))
-        total = START_SCORE
+        total = _START_SCORE
         for k in PARTS:
             self.parts[k][p] += gains.get(k, 0)
             total += self.parts[k][p]
@@ -186,39 +186,39 @@ class GardenRules(Rules):
     def _buy(self, ev, p):
         if ("pass", p) in self.done:
             raise RuleError("%s passed: no buying until round %d ends" % (player(p), self.round))
-        if self.scores[p] < BUY_COST:
+        if self.scores[p] < _BUY_COST:
             raise RuleError("%s has %d points: buying (6) may not go below 0" % (player(p), self.scores[p]))
-        return {"bought": -BUY_COST}
+        return {"bought": -_BUY_COST}
 
     def _pass(self, ev, p):
-        discard = check_ints("pass discard", ev.get("discard", []), 0, RESERVE_TILES + RESERVE_EXPANSIONS, 1, 6)
+        discard = check_ints("pass discard", ev.get("discard", []), 0, _RESERVE_TILES + _RESERVE_EXPANSIONS, 1, 6)
         return {"discarded": -sum(discard)}
 
     def _round_score(self, ev, p):
-        pts = int_field(ev, "pillars", 0, MAX_PILLARS)
+        pts = int_field(ev, "pillars", 0, _MAX_PILLARS)
         if self.variant == "standard":
             if "points" in ev:
                 raise RecordError("round_score: standard side takes matches")
-            pts += sum(check_ints("round_score matches", ev.get("matches"), 3, 3, 0, MAX_MATCHES))
+            pts += sum(check_ints("round_score matches", ev.get("matches"), 3, 3, 0, _MAX_MATCHES))
         elif "matches" in ev:
             raise RecordError("round_score: variant side takes points")
         else:
-            pts += int_field(ev, "points", 0, MAX_VARIANT_POINTS)
+            pts += int_field(ev, "points", 0, _MAX_VARIANT_POINTS)
         return {"rounds": pts}
 
     # 最終計分: +1 per joker, minus each tile's and expansion's pattern value. A reserve holds
     # 12 tiles, jokers included, and 2 expansions. With "expansions" (their values) the
     # "values" are the tiles'; without it (older records) "values" may hold the expansions too.
     def _reserve(self, ev, p):
-        jokers = int_field(ev, "jokers", 0, RESERVE_TILES)
-        values = check_ints("reserve values", ev.get("values"), 0, RESERVE_TILES + RESERVE_EXPANSIONS, 1, 6)
+        jokers = int_field(ev, "jokers", 0, _RESERVE_TILES)
+        values = check_ints("reserve values", ev.get("values"), 0, _RESERVE_TILES + _RESERVE_EXPANSIONS, 1, 6)
         expansions = ev.get("expansions")
         if expansions is None:   # an older record: "values" may hold the expansions too
             expansions = ()
-            room, what = RESERVE_TILES + RESERVE_EXPANSIONS, "tiles and expansions"
+            room, what = _RESERVE_TILES + _RESERVE_EXPANSIONS, "tiles and expansions"
         else:
-            check_ints("reserve expansions", expansions, 0, RESERVE_EXPANSIONS, 1, 6)
-            room, what = RESERVE_TILES, "tiles"
+            check_ints("reserve expansions", expansions, 0, _RESERVE_EXPANSIONS, 1, 6)
+            room, what = _RESERVE_TILES, "tiles"
         if jokers + len(values) > room:
             raise RuleError("a reserve holds 12 tiles, jokers included, and 2 expansions: got %d jokers + %d %s"
                             % (jokers, len(values), what))
@@ -226,11 +226,11 @@ class GardenRules(Rules):
 
     # 變體規則: the variant side's end-game bonuses, as printed, in one number
     def _bonus(self, ev, p):
-        return {"side_bonus": int_field(ev, "points", 0, MAX_SIDE_BONUS)}
+        return {"side_bonus": int_field(ev, "points", 0, _MAX_SIDE_BONUS)}
 
     def _garden(self, ev, p):
         groups = ev.get("groups")
-        if type(groups) is not list or len(groups) > MAX_GROUPS:
+        if type(groups) is not list or len(groups) > _MAX_GROUPS:
             raise RecordError("garden groups must be a list")
         gains = {"groups": 0, "group_bonus": 0}
         for g in groups:
@@ -249,7 +249,7 @@ class GardenRules(Rules):
         if missing:
             raise RuleError("round %d cannot end: missing %s" % (self.round, ", ".join(missing)))
         self.start_player = self.first
-        if self.round == ROUNDS:
+        if self.round == _ROUNDS:
             self.closed = True
             self._finish()
             return
@@ -271,7 +271,7 @@ class GardenRules(Rules):
         if self.finished:
             return []
         need = ("pass", "round_score")
-        if self.round == ROUNDS:
+        if self.round == _ROUNDS:
             need += self.finals
         out = []
         order = self._order()
@@ -283,7 +283,7 @@ class GardenRules(Rules):
 
     # start + the signed parts (bought, discarded, ..., group_bonus) == total
     def breakdown(self, p):
-        d = {"start": START_SCORE, "total": self.scores[p]}
+        d = {"start": _START_SCORE, "total": self.scores[p]}
         for k in PARTS:
             d[k] = self.parts[k][p]
         return d

@@ -32,9 +32,9 @@ from rules_core.errors import RecordError, RuleError
 # names (unverified against the box: the registry's `unverified`, marked "?" on the screens).
 COLOURS = ("pink", "orange", "yellow", "green", "blue")
 
-NCOLS = const(8)    # windows per palace board, columns 1..8
-NROUNDS = const(6)
-STRIP = const(5)    # spaces on a pattern strip; a full strip is completed at once
+_NCOLS = const(8)    # windows per palace board, columns 1..8
+_NROUNDS = const(6)
+_STRIP = const(5)    # spaces on a pattern strip; a full strip is completed at once
 
 # Printed board values the rulebook text does not give; options.board overrides each key.
 # UNVERIFIED placeholder, for records that carry no windows: the rulebook only shows a window
@@ -86,7 +86,7 @@ def _panes(g, col):
 def _complete(g):
     # Windows with both frames filled.
     n = 0
-    for c in range(NCOLS):
+    for c in range(_NCOLS):
         if g[2 * c + 1]:
             n += 1
     return n
@@ -105,7 +105,7 @@ class SintraRules(Rules):
         # Round indicator (遊戲設置 7): II..VI show each colour once, I is drawn from the bag.
         rc = options.get("round_colors")
         left = list(COLOURS)  # what rounds II..VI do not show yet
-        if type(rc) in (list, tuple) and len(rc) == NROUNDS and rc[0] in COLOURS:
+        if type(rc) in (list, tuple) and len(rc) == _NROUNDS and rc[0] in COLOURS:
             for c in rc[1:]:
                 if c in left:
                     left.remove(c)
@@ -122,7 +122,7 @@ class SintraRules(Rules):
             if k not in board and (k != "ornaments" or self.variant == "A"):
                 self.defaulted.append(k)
         self.max_broken = 4 * (2 * n + 1)   # all glass of a round: 4 on each of 5/7/9 factories
-        self.rounds_total = NROUNDS
+        self.rounds_total = _NROUNDS
         # round_scores: the last one includes the final scoring
         self.next_start = None      # who took the start tile this round
         self.marker = [0] * n       # broken-glass marker: index into self.track, 0 = top
@@ -133,7 +133,7 @@ class SintraRules(Rules):
         # index + 1 (0 = empty); the top frame fills first
         self.glass = []
         for _ in range(n):
-            self.glass.append(bytearray(2 * NCOLS))
+            self.glass.append(bytearray(2 * _NCOLS))
         self.leftover = [None] * n  # glass left on the strips after round VI's play
         self.final = [None] * n     # (leftover points, marker penalty, side points, colour)
 
@@ -145,7 +145,7 @@ class SintraRules(Rules):
     def open_windows(self, p):
         # Columns (1-based) whose window still has an empty frame, i.e. whose strip remains.
         out = []
-        for c in range(NCOLS):
+        for c in range(_NCOLS):
             if not self.glass[p][2 * c + 1]:
                 out.append(c + 1)
         return out
@@ -157,7 +157,7 @@ class SintraRules(Rules):
     def window_score(self, p, col):
         # 3c: value under col + every window to its right holding glass.
         pts = self.windows[col - 1]
-        for c in range(col, NCOLS):
+        for c in range(col, _NCOLS):
             if self.glass[p][2 * c]:
                 pts += self.windows[c]
         return pts
@@ -196,7 +196,7 @@ class SintraRules(Rules):
             self.next_start = p
             self._move_marker(p, 1)   # 第一步 note: the start tile costs 1 space
         else:
-            if self.round != NROUNDS:
+            if self.round != _NROUNDS:
                 raise RuleError("leftover glass is entered in round 6 only (this is round %d)" % self.round)
             # a strip holding 5 is completed at once, so each remaining strip holds at most 4
             self.leftover[p] = int_field(ev, "n", 0, 4 * len(self.open_windows(p)))
@@ -224,8 +224,8 @@ class SintraRules(Rules):
 
     def _check_window(self, ev, p):
         # ev checked: (the frame it fills, the kept colour's number, its bonus, its window points)
-        col = int_field(ev, "col", 1, NCOLS)
-        bonus = int_field(ev, "bonus", 0, STRIP)
+        col = int_field(ev, "col", 1, _NCOLS)
+        bonus = int_field(ev, "bonus", 0, _STRIP)
         keep = ev.get("keep")
         if keep not in COLOURS:
             raise RecordError("window: keep must be a glass colour (%s), got %r" % (", ".join(COLOURS), keep))
@@ -236,7 +236,7 @@ class SintraRules(Rules):
         rc = self.bonus_colour()
         if keep == rc and not bonus:
             raise RuleError("kept %s glass is this round's colour, so the colour bonus is at least 1" % keep)
-        if bonus == STRIP and keep != rc:
+        if bonus == _STRIP and keep != rc:
             raise RuleError("all 5 panes are %s (bonus 5), so the kept glass is %s, not %s" % (rc, rc, keep))
         # (window_score() counts the windows right of col: the frame filled leaves it as it is)
         return i + 1 if g[i] else i, COLOURS.index(keep) + 1, bonus, self.window_score(p, col)
@@ -261,7 +261,7 @@ class SintraRules(Rules):
         if self.next_start is not None:
             self.start_player = self.next_start
         self.next_start = None
-        if self.round < NROUNDS:
+        if self.round < _NROUNDS:
             self.round_scores.append(list(self.scores))
             self.round += 1
         else:
@@ -300,7 +300,7 @@ class SintraRules(Rules):
     # ---- the rest of the contract ----
     def pending(self):
         # Round VI needs every player's leftover glass; other rounds need nothing.
-        if self.finished or self.round < NROUNDS:
+        if self.finished or self.round < _NROUNDS:
             return []
         out = []
         for p in range(self.nplayers):
