@@ -4,7 +4,8 @@ Times below are worked out from the defaults debounce_ms=20, long_ms=600, repeat
 unless a test says otherwise; a press counts from the sample where the contact settled.
 """
 from hal import keys
-from hal.buttons import ButtonLogic, QuadratureDecoder, buttons_from_board, THREE_BUTTON_NAMES, THREE_BUTTON_LONG_AS
+from hal.buttons import ButtonLogic, buttons_from_board, THREE_BUTTON_NAMES, THREE_BUTTON_LONG_AS
+from hal.encoder import QuadratureDecoder
 from host_tools.vhal import VirtualButtons
 
 SIX = ("UP", "DOWN", "LEFT", "RIGHT", "OK", "BACK")

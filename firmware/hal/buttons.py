@@ -14,9 +14,9 @@ Per button, one of two behaviours:
 Three-button boards (UP, OK, DOWN physical; see buttons_from_board):
   short UP = UP, short OK = OK, short DOWN = DOWN,
   long UP = LEFT, long OK = BACK, long DOWN = RIGHT (no auto-repeat on these boards).
-Rotary encoder: QuadratureDecoder turns A/B samples into steps; one detent clockwise =
-UP, counter-clockwise = DOWN (swap the A and B pins to reverse); the push switch is an
-"OK" button whose long press is BACK.
+Rotary encoder: hal.encoder's QuadratureDecoder turns A/B samples into steps (imported only
+for a board that has one); one detent clockwise = UP, counter-clockwise = DOWN (swap the A
+and B pins to reverse); the push switch is an "OK" button whose long press is BACK.
 
 update() and take() allocate nothing: state lives in preallocated lists and a bytearray
 ring, and times are small ints (ticks wrap below 2**30).
@@ -148,40 +148,6 @@ class ButtonLogic:
         self._count = 0
 
 
-# Gray-code step for (previous AB << 2) | current AB: +1 one quarter clockwise, -1 back,
-# 0 for no change or an impossible jump (both bits changed: a missed sample).
-_QUARTER_STEPS = (0, 1, -1, 0,
-                  -1, 0, 0, 1,
-                  1, 0, 0, -1,
-                  0, -1, 1, 0)
-
-
-class QuadratureDecoder:
-    """Rotary encoder A/B samples -> detent steps; a pure function of the samples."""
-
-    def __init__(self, steps_per_detent=4, ab=3):
-        self._per_detent = steps_per_detent
-        self._ab = ab & 3
-        self._quarters = 0
-
-    def moving(self):
-        """Between two detents (quarter steps counted)."""
-        return self._quarters != 0
-
-    def update(self, ab):
-        """ab = (A << 1) | B. Returns +1 (clockwise detent), -1 or 0."""
-        ab &= 3
-        self._quarters += _QUARTER_STEPS[(self._ab << 2) | ab]
-        self._ab = ab
-        if self._quarters >= self._per_detent:
-            self._quarters -= self._per_detent
-            return 1
-        if self._quarters <= -self._per_detent:
-            self._quarters += self._per_detent
-            return -1
-        return 0
-
-
 class Buttons:
     """Polls a pin reader (and an optional encoder) into one ButtonLogic each frame.
 
@@ -274,6 +240,7 @@ def buttons_from_board(board, debounce_ms=20, long_ms=600, repeat_ms=120, use_ke
     reader = reader_class(pin_ids, active_low)
     if not encoder:
         return Buttons(logic, reader)
+    from hal.encoder import QuadratureDecoder  # (a board without one holds none of it)
     # mask bit 1 = A, bit 0 = B; inverting both levels keeps the direction of the Gray code
     ab_reader = reader_class((encoder["b"], encoder["a"]), active_low)
     return Buttons(logic, reader, ab_reader, QuadratureDecoder(encoder.get("steps_per_detent", 4)))
