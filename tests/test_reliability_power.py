@@ -41,10 +41,11 @@ def write_game(st, lines):
 
 
 def boot(st):
-    """The App's resume at power-on (app.records.Records.resume: adopt or drop a tmp file,
-    cut a torn last line off the file, replay what is left): (session, lines on flash)."""
+    """The App's resume at power-on (app.resume.resume: adopt or drop a tmp file, cut a torn
+    last line off the file, replay what is left): (session, lines on flash)."""
     from app.records import Records
-    session, _ = Records(st, lambda text: None).resume()
+    from app.resume import resume
+    session, _ = resume(Records(st, lambda text: None))
     return session, st.read_lines(paths.CURRENT)[0]
 
 

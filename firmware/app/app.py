@@ -160,12 +160,15 @@ class App:
     # ---- the game ----
     def resume(self):
         """Boot: the current record's game, or the main menu with what went wrong."""
-        self.session, message = self.records.resume()
+        from app.resume import resume  # (run once: dropped below)
+        self.session, message = resume(self.records)
         s = self.session
+        drop = ["app.resume"]
         if s is not None:
-            unload(other_games(s.game) + list(MENUS))  # one collection
+            drop += other_games(s.game) + list(MENUS)
             if not s.finished:  # what its scoreboard's first OK imports
                 self.expect(entry_screens(s.game))
+        unload(drop)  # one collection
         self.home()
         if message:
             self.say(message, None)

@@ -1,13 +1,13 @@
 """The game records on flash: the current game (data/current.jsonl), finished games in the
 history folder, and records that would not resume, set aside untouched (data/damaged-N.jsonl).
 
-Every read and write of a record goes through here, under one rule: the session never holds
-an event whose line is not on flash. An event is checked, its line written (a failed write
+Every read and write of a record goes through here (the resume at power-on through
+app.resume, loaded for it alone), under one rule: the session never holds an event whose
+line is not on flash. An event is checked, its line written (a failed write
 is cut back off the file, hal.storage), and only then applied to the session.
 The rules core is imported when a record is first read or written: with no game open (the
 main menu) a board's heap holds none of it.
 """
-import gc
 import sys
 
 import paths
@@ -36,43 +36,14 @@ def lines_text(lines):
 
 
 class Records:
+    """The current game's record and the history (the record resumed at power-on:
+    app.resume, dropped once it has run)."""
+
     def __init__(self, storage, log):
         self.storage = storage
         self.log = log  # log(text): one line in data/errors.log
 
     # ---- the current game ----
-    def resume(self):
-        """Boot: (session or None, message or None). Never raises: a record that will not
-        resume (not UTF-8, the wrong shape, too big for the heap, unreadable) is renamed to
-        data/damaged-N.jsonl untouched, with one line in the log; a torn last line is cut."""
-        st = self.storage
-        try:
-            st.settle(paths.CURRENT)
-            lines, torn = st.recover_lines(paths.CURRENT)
-            if not lines:
-                if st.exists(paths.CURRENT):
-                    st.remove(paths.CURRENT)  # no complete header: nothing to keep
-                return None, None
-            from app.current import ReadBack
-            from rules_core.session import replay
-            session = replay(lines_text(lines), ReadBack, self.current_lines)[0]
-            return session, "last entry lost" if torn else None
-        except Exception as e:  # MemoryError and OSError too: boot must reach the menu
-            err = e  # (CPython unbinds e after the except clause)
-            lines = None  # what was read: freed before the record is set aside
-            gc.collect()
-        n = 1  # set aside as the first free data/damaged-N.jsonl
-        try:
-            while st.exists(paths.DAMAGED % n):
-                n += 1
-            st.move(paths.CURRENT, paths.DAMAGED % n)
-        except Exception as e2:
-            self.log("current record does not resume (%s: %s) and stays: %s" % (type(err).__name__, err, e2))
-            return None, "record damaged"
-        name = paths.DAMAGED % n
-        self.log("%s does not resume, kept as %s: %s: %s" % (paths.CURRENT, name, type(err).__name__, err))
-        return None, "bad record kept as " + name[len(paths.DATA_DIR) + 1:-len(".jsonl")]
-
     def start(self, line):
         """Put a new game's header `line` on flash as the current record (its Session reads
         it back with current_lines). A new file with one line appended: a power cut leaves it
