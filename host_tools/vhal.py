@@ -286,10 +286,11 @@ class MemFS:
         raise OSError(2, "ENOENT: %s" % path)
 
     def listdir(self, folder):
-        if folder not in self.dirs:
-            raise OSError(2, "ENOENT: %s" % folder)
         prefix = folder + "/"
-        return [p[len(prefix):] for p in self.files if p.startswith(prefix) and "/" not in p[len(prefix):]]
+        names = [p[len(prefix):] for p in self.files if p.startswith(prefix) and "/" not in p[len(prefix):]]
+        if folder not in self.dirs and not names:  # (flat: a file moved into a folder makes it)
+            raise OSError(2, "ENOENT: %s" % folder)
+        return names
 
     def mkdir(self, folder):
         self.check_alive()

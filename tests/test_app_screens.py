@@ -247,6 +247,36 @@ def test_filing_a_game_trims_the_history_in_the_idle_frame_after_its_press(tmp_p
         assert replay(f.read())[0].finished
 
 
+def test_the_history_listed_in_idle_frames_names_the_filed_game_with_no_listing_in_a_press(tmp_path, monkeypatch):
+    """With games filed before power-on (a gap among their numbers), the idle frames list
+    the history in pieces; the final standings' OK then files the game under the number
+    after the newest and the trim after it drops the oldest, neither of them listing it."""
+    history = tmp_path / "data" / "history"
+    history.mkdir(parents=True)
+    for n in list(range(3, 12)) + [14]:
+        (history / ("%06d.jsonl" % n)).write_text("{}\n")
+    header, events = azul_engine.random_game(2, 5, "colored")[:2]
+    d = Driver(tmp_path)
+    d.app.settings["history_keep"] = 9
+    frames = 0
+    while d.app.ahead():
+        frames += 1
+    assert frames >= 3  # (the new-game modules imported, then 10 games listed, 4 a frame)
+    d.new_game("Azul", "coloured", 2)
+    listings = []
+    listdir = d.app.storage._os.listdir
+    monkeypatch.setattr(d.app.storage._os, "listdir", lambda p: listings.append(p) or listdir(p))
+    play_azul(d, header, events)
+    while d.app.ahead():
+        pass
+    d.press(OK)
+    assert type(d.screen).__name__ == "MainMenu"
+    assert d.app.ahead() and not d.app.trim
+    assert sorted(os.listdir(history)) == ["%06d.jsonl" % n for n in [5, 6, 7, 8, 9, 10, 11, 14, 15]]
+    assert replay((history / "000015.jsonl").read_text())[0].finished
+    assert listings == []
+
+
 def test_final_standings_show_whole_and_add_the_breakdowns_below_later(tmp_path):
     """The press that ends the game shows the final standings' first screen whole; each
     player's breakdown below it comes in the idle frames after that press (App.ahead), or at
@@ -270,8 +300,10 @@ def test_final_standings_show_whole_and_add_the_breakdowns_below_later(tmp_path)
         frames_ahead += 1
     idle.wait()
     # the first player's came with the press, one a frame after it, then the history folder
-    # the OK files the game into (empty: the game is still the current one)
-    assert frames_ahead == 4 and os.listdir(history) == [] and idle.screen.name == "000001.jsonl"
+    # the OK files the game into (empty: the game is still the current one), whose name
+    # there the history's listing (made in the frames before) gives
+    assert frames_ahead == 4 and os.listdir(history) == []
+    assert idle.app.storage.next_in_history("data/history") == "000001.jsonl"
     assert idle.app.session.finished and os.path.exists(os.path.join(idle.data, "current.jsonl"))
     assert idle.app.text() == first and idle.display.frames == frames  # nothing redrawn
     scroll.press(DOWN)

@@ -97,20 +97,121 @@ def test_history_move_list_rotate():
     assert history_page(st, "missing", 10) == []
 
 
-def test_a_history_name_found_ahead_is_taken_only_while_free():
-    """move_to_history(name=...) files under the name a listing found earlier, unless a file
-    took it meanwhile or its folder went: then it lists again, and nothing is overwritten."""
+class ListedFS:
+    """MemFS with os.ilistdir, as MicroPython has it: (name, type, inode, size) one at a
+    time; `read` counts the entries handed out."""
+
+    def __init__(self, fs):
+        self.fs = fs
+        self.read = 0
+
+    def __getattr__(self, name):
+        return getattr(self.fs, name)
+
+    def ilistdir(self, folder):
+        for name in self.fs.listdir(folder):
+            self.read += 1
+            yield name, 0x8000, 0, 0
+        for d in sorted(self.fs.dirs):
+            if d.startswith(folder + "/"):
+                self.read += 1
+                yield d[len(folder) + 1:], 0x4000, 0, 0
+
+
+def history_fs(numbers, dirs=(), other=()):
+    """A flash with history files of these numbers (each its number as its text), folders
+    named like games, and other files in the folder."""
+    from host_tools.vhal import MemFS
+    fs = MemFS(None)
+    fs.dirs.add("history")
+    for n in numbers:
+        fs.files["history/%06d.jsonl" % n] = bytearray(b"%d\n" % n)
+    for n in dirs:
+        fs.dirs.add("history/%06d.jsonl" % n)
+    for name in other:
+        fs.files["history/" + name] = bytearray(b"x\n")
+    return fs
+
+
+HISTORIES = [((), (), ()), ((1, 2, 3), (), ()), ((4, 9, 7), (), ("notes.txt",)),
+             ((2, 3), (5,), ()), ((11,), (), ("12.json", "x.jsonl"))]
+
+
+def test_the_history_listed_in_pieces_names_the_game_as_a_whole_listing_and_overwrites_nothing():
+    """Filing with the listing made ahead in pieces (any number of them, finished or not, a
+    piece of any size) takes the name a whole listing finds, and keeps every file there."""
+    for numbers, dirs, other in HISTORIES:
+        fs = history_fs(numbers, dirs, other)
+        want = Storage(fs.open, ListedFS(fs)).next_in_history("history")  # one listing, whole
+        for size in (1, 2, 3):
+            for pieces in range(6):
+                fs = history_fs(numbers, dirs, other)
+                before = {p: bytes(b) for p, b in fs.files.items()}
+                listed = ListedFS(fs)
+                st = Storage(fs.open, listed)
+                for _ in range(pieces):
+                    st.scan_history("history", size)
+                    assert listed.read <= size * (pieces + 1)
+                fs.files["current.jsonl"] = bytearray(b"game\n")
+                assert st.move_to_history("current.jsonl", "history") == want
+                assert fs.files["history/" + want] == b"game\n"
+                assert all(fs.files[p] == b for p, b in before.items())
+
+
+def test_the_history_span_kept_after_moves_and_rotations_acts_as_a_fresh_listing():
+    """A Storage that listed the history once and since filed and trimmed games itself
+    leaves the same files as one that lists the folder before each of them (the history
+    as it was before the listing was kept)."""
+    for numbers, dirs, other in HISTORIES:
+        kept_fs, fresh_fs = history_fs(numbers, dirs, other), history_fs(numbers, dirs, other)
+        kept = Storage(kept_fs.open, ListedFS(kept_fs))
+        while kept.scan_history("history", 2):
+            pass
+        for step, keep in enumerate((3, 1, 2, 5, 1, 1)):
+            for fs, st in ((kept_fs, kept), (fresh_fs, Storage(fresh_fs.open, ListedFS(fresh_fs)))):
+                fs.files["current.jsonl"] = bytearray(b"game %d\n" % step)
+                st.move_to_history("current.jsonl", "history")
+                st.rotate_history("history", keep)
+            assert kept_fs.files == fresh_fs.files and kept_fs.dirs == fresh_fs.dirs
+            fresh = Storage(fresh_fs.open, ListedFS(fresh_fs)).history_span("history")
+            assert kept.history_span("history")[0::2] == fresh[0::2]  # count and newest
+
+
+def test_a_history_listing_that_fails_in_an_idle_frame_is_made_again_by_the_filing():
+    """An error part-way through the listing made ahead (the flash) raises nothing in the
+    idle frame; the filing lists the folder again from its start and takes the right name."""
+    fs = history_fs((1, 2, 3, 4, 5))
+    listed = ListedFS(fs)
+    st = Storage(fs.open, listed)
+    whole = listed.ilistdir
+
+    def failing(folder):
+        for i, e in enumerate(whole(folder)):
+            if i == 1:
+                raise OSError(5, "EIO")
+            yield e
+    listed.ilistdir = failing
+    assert st.scan_history("history", 1) and not st.scan_history("history", 1)
+    listed.ilistdir = whole
+    assert st.history_span("history") == (5, 1, 5)
+    fs.files["current.jsonl"] = bytearray(b"game\n")
+    assert st.move_to_history("current.jsonl", "history") == "000006.jsonl"
+    assert sorted(fs.files) == ["history/%06d.jsonl" % n for n in range(1, 7)]
+
+
+def test_a_history_name_taken_behind_the_storage_is_not_overwritten():
+    """The next name the kept listing gives, taken meanwhile by a file it did not see (the
+    folder changed behind this Storage), has the folder listed again: nothing is
+    overwritten, and the game takes the name after the newest."""
     st = CutStorage(None)
-    st.ensure_dir("history")
     st.append_line("current.jsonl", "a")
-    assert st.move_to_history("current.jsonl", "history", "000001.jsonl") == "000001.jsonl"
-    ahead = st.next_in_history("history")
-    assert ahead == "000002.jsonl"
-    st.append_line("current.jsonl", "b")
-    st.move_to_history("current.jsonl", "history")  # takes 000002 meanwhile
-    st.append_line("current.jsonl", "c")
-    assert st.move_to_history("current.jsonl", "history", ahead) == "000003.jsonl"
-    assert [st.read_lines("history/%06d.jsonl" % n)[0] for n in (1, 2, 3)] == [["a"], ["b"], ["c"]]
+    assert st.move_to_history("current.jsonl", "history") == "000001.jsonl"
+    st.fs.files["history/000002.jsonl"] = bytearray(b"b\n")
+    st.fs.files["history/000003.jsonl"] = bytearray(b"c\n")
+    st.append_line("current.jsonl", "d")
+    assert st.next_in_history("history") == "000002.jsonl"  # (what it kept)
+    assert st.move_to_history("current.jsonl", "history") == "000004.jsonl"
+    assert [st.read_lines("history/%06d.jsonl" % n)[0] for n in (1, 2, 3, 4)] == [["a"], ["b"], ["c"], ["d"]]
 
 
 def test_real_filesystem_functions(tmp_path):

@@ -168,6 +168,8 @@ class App:
             drop += other_games(s.game) + list(MENUS)
             if not s.finished:  # what its scoreboard's first OK imports
                 self.expect(entry_screens(s.game))
+            else:  # its first OK files it: the history's listing (scan_history) before the first frame
+                self.storage.scan_history(paths.HISTORY_DIR, 1 << 30)
         unload(drop)  # one collection
         self.home()
         if message:
@@ -192,11 +194,11 @@ class App:
         unload(other_games(session.game) + list(MENUS), collect=False)
         self.home(screen)
 
-    def archive(self, name=None):
-        """Move the current record (finished or not) into the history (name: Records.archive);
+    def archive(self):
+        """Move the current record (finished or not) into the history (Records.archive);
         False (and says why) when it could not be moved: it stays the current game."""
         try:
-            self.trim = self.records.archive(name) or self.trim  # the oldest dropped in an idle frame
+            self.trim = self.records.archive(self.session is not None) or self.trim  # the oldest dropped in an idle frame
         except OSError as e:
             self.log("game not filed: %s" % (e,))
             self.refuse("not filed: " + why(e))
@@ -343,8 +345,10 @@ class App:
 
     def ahead(self):
         """The main loop's work in an idle frame: the next module expect() named imported
-        (prefetch), else the screen's own work ahead (Screen.ahead), a piece a frame; the
-        history trimmed first once a game was filed (Records.trim). True while more is left."""
+        (prefetch), else the screen's own work ahead (Screen.ahead), else a piece of the
+        history's listing, which names the game the next filing moves there (made once:
+        Storage.scan_history), a piece a frame; the history trimmed first once a game was
+        filed (Records.trim). True while more is left."""
         if self.trim:
             self.trim = False
             self.records.trim(self.settings["history_keep"])
@@ -352,7 +356,7 @@ class App:
         if self.wanted:
             self.prefetch()
             return True  # (the screen's work, if any, in the next frame)
-        return self.screen.ahead()
+        return self.screen.ahead() or self.storage.scan_history(paths.HISTORY_DIR)
 
     def drop_fetched(self):
         """Back at the main menu: the presses the modules were imported for will not come, so

@@ -79,20 +79,21 @@ class Records:
             self.storage.cut(paths.CURRENT, start)  # checked above, so not expected: flash = session
             raise
 
-    def archive(self, name=None):
-        """Move the current record (finished or not) into the history (name: its name there
-        found ahead, Storage.move_to_history); True when one was moved. OSError: the move
-        failed and the record is still current."""
+    def archive(self, open_game=False):
+        """Move the current record (finished or not) into the history (its name there from
+        the history's listing, made ahead: Storage.scan_history); True when one was moved.
+        open_game: a game is open, so its record is on flash (not looked for: a stat costs
+        a Pico's littlefs 1-3 ms). OSError: the move failed and the record is still current."""
         st = self.storage
-        if not st.exists(paths.CURRENT):
+        if not open_game and not st.exists(paths.CURRENT):
             return False
-        st.move_to_history(paths.CURRENT, paths.HISTORY_DIR, name)
+        st.move_to_history(paths.CURRENT, paths.HISTORY_DIR)
         return True
 
     def trim(self, keep):
         """Drop the oldest history files beyond `keep`: an idle frame's work once a game is
-        filed (listing the history costs a Pico's littlefs ~1.3 ms a game, 70 ms at 50).
-        A rotation that fails is logged and tried again after the next archive."""
+        filed (a removal costs a Pico's littlefs 3 ms at 50 games; the history's span was
+        listed ahead). A rotation that fails is logged and tried again after the next archive."""
         try:
             self.storage.rotate_history(paths.HISTORY_DIR, keep)
         except Exception as e:

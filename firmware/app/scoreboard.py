@@ -116,26 +116,23 @@ class Final(_Board):
             rows.append("tie: " + tie)
         self.told = 0  # players whose breakdown is in the rows
         self.labels = {}  # breakdown key -> (its label in words, the label and a space)
-        self.folder = filed  # the history folder made and listed (a filed game's is there)
-        self.name = None  # the name the OK files the game under, found ahead
+        self.folder = filed  # the history folder made (a filed game's is there)
         _Board.__init__(self, app, title, rows)
         while len(rows) < app.cv.rows and self.more():  # the first screen, whole
             pass
 
     def ahead(self):
         """Idle frames: the breakdowns, then the history folder the OK files the game into
-        and the game's name there (the first game's mkdir costs a Pico's littlefs ~16 ms,
-        the listing 1.3 ms a game filed; an empty folder files nothing, and the OK checks
-        that the name is still free); True while work is left."""
+        (the first game's mkdir costs a Pico's littlefs ~16 ms; an empty folder files
+        nothing; the game's name there comes from the history's listing, made in pieces in
+        the idle frames, App.ahead); True while work is left."""
         if self.session is not None:  # a breakdown a frame, then the folder in the next
             self.more()
             return True
         if not self.folder:
             self.folder = True
             try:
-                st = self.app.storage
-                st.ensure_dir(paths.HISTORY_DIR)
-                self.name = st.next_in_history(paths.HISTORY_DIR)
+                self.app.storage.ensure_dir(paths.HISTORY_DIR)
             except OSError:  # (flash full) the OK tries again and says why
                 pass
         return False
@@ -184,5 +181,5 @@ class Final(_Board):
     def leave(self, base):
         if self.filed:
             self.app.back()
-        elif self.app.archive(self.name):  # leaving the finished current game files it (undo works until then)
+        elif self.app.archive():  # leaving the finished current game files it (undo works until then)
             self.app.home()

@@ -12,7 +12,7 @@ Power may fail at any byte and the flash may fill up. The rules that make that s
   removing it, then renaming, and settle() finishes that at the next boot);
 - the history folder is never listed whole (a board keeps a thousand finished games in a
   heap of a few hundred KB): one pass over os.ilistdir (os.listdir where there is none)
-  counts, finds the newest, or keeps one page of numbers.
+  counts and finds the newest, once, in pieces (scan_history), or keeps one page of numbers.
 A file is shortened with its truncate() where it has one (CPython); MicroPython's files have
 none, so there the kept bytes are copied to path + ".tmp", which is renamed over path.
 
@@ -45,6 +45,10 @@ class Storage:
         self._open = fs_open
         self._os = fs_os
         self._torn = {}  # path -> length its file must be cut back to before the next append
+        # the history's span as a listing finds it: [folder, count, oldest, newest, the listing
+        # under way (None once done)] (scan_history), kept up to date by this Storage's own
+        # moves into the folder and removals from it; [] until a listing starts
+        self._span = []  # type: list
 
     def _sync(self):
         sync = getattr(self._os, "sync", None)
@@ -258,39 +262,76 @@ class Storage:
             if n is not None:
                 yield n, is_dir
 
+    def scan_history(self, folder, entries=4):
+        """A piece of the listing history_span() answers from: up to `entries` entries of
+        folder (a Pico's littlefs takes ~0.5-1.3 ms an entry), for an idle frame; True while
+        more is left. Done, the span is kept: this Storage's own moves into the folder and
+        removals from it keep it as a listing would find it, so a listing is made once
+        (another folder asked starts it again). Never raises: a listing that fails is
+        dropped, and history_span() meets the error."""
+        try:
+            return self._list(folder, entries)
+        except OSError:
+            return False
+
+    def _list(self, folder, entries):
+        h = self._span
+        if not h or h[0] != folder:
+            h = self._span = [folder, 0, 0, 0, self.history_numbers(folder)]
+        listing = h[4]
+        if listing is not None:
+            try:
+                for n, is_dir in listing:
+                    if n > h[3]:
+                        h[3] = n
+                    if not is_dir:
+                        if not h[1] or n < h[2]:
+                            h[2] = n
+                        h[1] += 1
+                    entries -= 1
+                    if not entries:
+                        return True
+            except OSError:
+                self._span = []  # (the next call lists from the start)
+                raise
+            h[4] = None
+        return False
+
     def history_span(self, folder):
         """(count, oldest, newest) of the history files, (0, 0, 0) when there are none;
-        newest also counts a folder named like a game (the next name must be free)."""
-        count = lo = hi = 0
-        for n, is_dir in self.history_numbers(folder):
-            if n > hi:
-                hi = n
-            if not is_dir:
-                if not count or n < lo:
-                    lo = n
-                count += 1
-        return count, lo, hi
+        newest also counts a folder named like a game (the next name must be free); after a
+        rotation, oldest is where it stopped (no game is older). The listing not yet made
+        ahead (scan_history) is finished here."""
+        self._list(folder, 1 << 30)
+        h = self._span
+        return h[1], h[2], h[3]
 
     def next_in_history(self, folder):
-        """The name the next game moved into folder takes (a listing of the folder: ~1.3 ms a
-        game on a Pico's littlefs)."""
+        """The name the next game moved into folder takes (history_span)."""
         return history_name(self.history_span(folder)[2] + 1)
 
-    def move_to_history(self, path, folder, name=None):
-        """Move a finished record into folder under the next number; returns its name.
-        name: the next one found ahead (next_in_history), taken when no file has it (a stat
-        instead of the listing); the folder is made only when it holds no game yet."""
-        if name is not None and not self.exists(folder + "/" + name):
-            try:
-                self.move(path, folder + "/" + name)
-                return name
-            except OSError:
-                pass  # (the folder went?) as with no name
-        name = self.next_in_history(folder)
-        if name == history_name(1):  # none there, or no folder
-            self.ensure_dir(folder)
-        self.move(path, folder + "/" + name)
-        return name
+    def move_to_history(self, path, folder):
+        """Move a finished record into folder under the next number; returns its name. A
+        file by that name (the folder changed behind this Storage) has the folder listed
+        again: nothing is overwritten. The folder is made when the move finds none (a stat
+        before each move would cost a Pico's littlefs 1-2 ms)."""
+        dst = folder + "/" + self.next_in_history(folder)
+        if self.exists(dst):
+            self._span = []
+            dst = folder + "/" + self.next_in_history(folder)
+        try:
+            self.move(path, dst)
+        except OSError:
+            if self.exists(folder):
+                raise
+            self._os.mkdir(folder)
+            self.move(path, dst)
+        h = self._span
+        h[1] += 1
+        h[3] += 1
+        if h[1] == 1:
+            h[2] = h[3]
+        return dst[len(folder) + 1:]
 
     def rotate_history(self, folder, keep):
         """Remove the oldest history files so that at most `keep` (at least 1) remain; the
@@ -299,6 +340,7 @@ class Storage:
         file that will not go (a folder by that name) stops counting."""
         keep = max(1, keep)
         count, n, newest = self.history_span(folder)
+        h = self._span
         removed = 0
         while count > keep and n < newest:
             try:
@@ -308,7 +350,11 @@ class Storage:
             except OSError as e:
                 if e.args and e.args[0] != 2:  # not ENOENT: there, but not a game we can drop
                     count -= 1
+                    h = self._span = []  # (the span no longer says what is there: listed again)
             n += 1
+            if h:
+                h[1] = count
+                h[2] = n  # (a gap above is no game: the oldest is at n or above)
         if removed:
             self._sync()
         return removed
