@@ -82,15 +82,19 @@ class GreyCells:
         return ("-", None) if v is None else ("%s c%d" % (colours.label(v[1]), v[0]), v)
 
 
-class GreyField(Field):
-    """A grey wall row: its value without making its choice's text; the text of a row with
-    no tile is a constant (a new str costs a Pico ~150 us, and the form opens with five)."""
-
-    def value(self):
-        return self.choices.value(self.index)
+class RowField(Field):
+    """A wall row: the text of a row with no tile is a constant (a new str costs a Pico
+    ~150 us, and the form opens with five)."""
 
     def text(self):
         return BLANKS[ROWS.index(self.label)] if not self.index else Field.text(self)
+
+
+class GreyField(RowField):
+    """A grey wall row: its value without making its choice's text."""
+
+    def value(self):
+        return self.choices.value(self.index)
 
 
 class WallForm(Form):
@@ -104,7 +108,7 @@ class WallForm(Form):
             fields = [GreyField(ROWS[r], cells) for r in range(5)]  # type: list
         else:
             row_choices = [("-", None)] + [(colours.label(c), c) for c in COLOURS]
-            fields = [Field(ROWS[r], row_choices) for r in range(5)]
+            fields = [RowField(ROWS[r], row_choices) for r in range(5)]
         fields.append(count_field("floor", 0, 7))
         # the wall as it will be (wall_cells(): colour names, the letters drawn on them), made
         # by _update() row by row: _cells_at[r] is the index of row r's field they show,
