@@ -44,13 +44,27 @@ def unload(names, collect=True):
     game's screens can use (after a collection: now, or with collect=False the next one,
     which the main loop runs between presses once the heap runs low). Only there: on a
     desktop a class a test imported must stay the one in use."""
+    drop(loaded(names), collect)
+
+
+def loaded(names):
+    """[(name, its package, its name there)] of the loaded modules among names: what drop()
+    needs, found ahead where a press must not wait for it (a new str costs a Pico ~0.1 ms)."""
+    out = []
+    for name in names:
+        if name in sys.modules:
+            pkg, _, attr = name.rpartition(".")
+            out.append((name, sys.modules.get(pkg), attr))
+    return out
+
+
+def drop(modules, collect=True):
+    """unload() the modules loaded() found."""
     if ON_BOARD:
-        for name in names:
-            if name in sys.modules:
-                del sys.modules[name]
-                pkg, _, attr = name.rpartition(".")
-                if hasattr(sys.modules.get(pkg), attr):  # the package's name for it goes too
-                    delattr(sys.modules[pkg], attr)
+        for name, pkg, attr in modules:
+            sys.modules.pop(name, None)
+            if hasattr(pkg, attr):  # the package's name for it goes too
+                delattr(pkg, attr)
         if collect:
             gc.collect()
 
@@ -285,7 +299,9 @@ class App:
             made = made or self.home_screen()
             if self.session.finished:  # nothing is entered now: the entry screens' heap is free
                 del self.wanted[:]
-                unload(entry_screens(self.session.game), collect=False)  # (collected between presses)
+                # (found ahead with the final standings; collected between presses)
+                drop(made.drop or loaded(entry_screens(self.session.game)), False)
+                made.drop = None
             self.ledview.take(made.leds, self.session, self.entered)
             made.leds = None  # (taken: the screen holds them no longer)
         self.push(made)
@@ -305,8 +321,9 @@ class App:
             if not s.finished:
                 return scoreboard.Scoreboard(self, s)
             screen = scoreboard.Final(self, s)
-            if state is not None:  # its press shows the LEDs' chase: its frames made now
+            if state is not None:  # its press shows the LEDs' chase and drops the entry screens
                 screen.leds = self.ledview.chases(screen.won)
+                screen.drop = loaded(entry_screens(s.game))
             return screen
         finally:
             s.rules = live
