@@ -2,6 +2,7 @@
 its USB REPL on a loopback port for mpremote, a control port for buttons and counters.
 
     missing() -> None, or why the emulator cannot run here (one line)
+    bench_can_run() -> False after printing why not (a bench exits 0), True to go on
     Emulator(flash_img, pins_high=False).start() ... .stop()   (also a context manager)
 
 The emulator's folder is ../shared/picosim next to the project (AZUL_PICOSIM names another);
@@ -14,6 +15,7 @@ cycles at 125 MHz: device time, whatever the host's load.
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -45,6 +47,17 @@ def missing():
     if not os.path.exists(os.path.join(BIN, "mpremote")):
         return "no emulated Pico: mpremote is not installed in this Python (./dev.sh setup)"
     return None
+
+
+def bench_can_run():
+    """For a bench's main(): False after printing why the emulator cannot run (the bench exits
+    0); True with SIGTERM made an exit, so that the bench's `finally` stops its emulator."""
+    reason = missing()
+    if reason:
+        print(reason)
+        return False
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    return True
 
 
 def board_buttons():
