@@ -283,10 +283,14 @@ class Numbers:
 
 
 class Count(Field):
-    """A number field: its value without making its (text, value) choice."""
+    """A number field: its value and its text without making its (text, value) choice (a
+    tuple and a str less a row: a form opens with up to eight of them)."""
 
     def value(self):
         return self.choices.lo + self.index
+
+    def text(self):
+        return "%s %d" % (self.label, self.choices.lo + self.index)
 
 
 def count_field(label, lo, hi, value=None):
