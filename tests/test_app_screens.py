@@ -364,7 +364,8 @@ class IdleDriver(Driver):
     """The Driver with (idle=True) the main loop's idle frames before each press: App.ahead()
     until it has nothing left. Keeps each press's frame and the screens made ahead
     (App.home_screen with a state), and checks that the idle work changes nothing of the
-    game: its state, scores and record."""
+    game: its state, scores and record. Counts the draws of each screen home_screen() made
+    (`draws`): one drawn ahead is drawn once, by Canvas.ahead, not again by its press."""
 
     def __init__(self, tmp_path, idle):
         Driver.__init__(self, tmp_path)
@@ -379,6 +380,13 @@ class IdleDriver(Driver):
             screen = make(state, session)
             if state is not None:
                 self.made.append(screen)
+            draw = screen.draw
+            screen.draws = 0
+
+            def counted_draw(cv):
+                screen.draws += 1
+                draw(cv)
+            screen.draw = counted_draw
             return screen
         self.app.home_screen = home_screen
         self.worked = 0  # LED frames worked out (LedView.ahead, _chase)
@@ -407,6 +415,7 @@ class IdleDriver(Driver):
             Driver.press(self, k)
             if spare is not None and self.screen is spare[0] and self.app.cv.spare is None:
                 self.drawn.append(self.screen)
+                assert self.screen.draws == 1  # by Canvas.ahead; the press copied its frame in
             if worked == self.worked and self.screen is not was and hasattr(self.screen, "leds"):
                 self.lit.append(self.screen)  # a scoreboard's LEDs, not worked out in its press
             self.frames.append((self.app.text(), bytes(self.display.buffer), self.leds.frames[-1]))

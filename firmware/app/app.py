@@ -490,15 +490,15 @@ class App:
             # drawn over the rows it covers in every frame, so while it stays, or comes, the
             # frame is drawn over the previous one and those rows stay covered)
             cv.forget()
-        cv.begin(self.screen)
-        try:
-            self.screen.draw(cv)
-        except Exception as e:
-            self.crash(e)
-            cv.forget()
-            cv.begin(self.screen)
-            self.screen.draw(cv)
-        cv.finish()
+        if not cv.begin(self.screen):  # (True: its frame was drawn ahead, whole)
+            try:
+                self.screen.draw(cv)
+            except Exception as e:
+                self.crash(e)
+                cv.forget()
+                cv.begin(self.screen)
+                self.screen.draw(cv)
+            cv.finish()
         toast = self.toast  # (a crash while drawing says so)
         self.toasted = len(toast)
         if toast:

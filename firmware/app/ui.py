@@ -23,8 +23,9 @@ class Canvas:
     same as drawn from clear(), with a fraction of the drawing.
 
     A screen that a press will show can be drawn ahead (ahead(), in an idle frame): begin()
-    then copies that frame in instead of drawing it. It is kept while the screen it was
-    drawn on is the one drawn (1 KB of heap meanwhile).
+    then copies that frame in, with the texts it noted, and the screen is not drawn again
+    (begin() says so). It is kept while the screen it was drawn on is the one drawn (1 KB
+    of heap meanwhile).
     """
 
     def __init__(self, display):
@@ -44,7 +45,7 @@ class Canvas:
         self.screen = None            # whose frame the buffer holds (None: draw from clear)
         self.fresh = True             # this frame is drawn from a clear buffer
         # ahead(): (the screen drawn ahead, the screen drawn when it was, the bytes of its
-        # frame, the rows it holds: held, held_inv, held_w), or None
+        # frame, the rows it holds: held, held_inv, held_w, its texts: frame, drawn), or None
         self.spare = None
 
     def clear(self):
@@ -59,23 +60,28 @@ class Canvas:
         self.screen = None
 
     def begin(self, screen):
-        """Start a frame of `screen`: over its previous frame, else from a clear buffer."""
+        """Start a frame of `screen`: over its previous frame, else from a clear buffer.
+        True when the frame is the one ahead() drew, whole: the screen draws nothing and
+        finish() has nothing to clear (a screen drawn ahead has not changed since: the
+        press that shows it is the first that reaches it)."""
         self.drawn = 0
         for i in range(self.rows):
             self.seen[i] = 0
         self.fresh = screen is not self.screen
-        if self.fresh:
-            spare = self.spare
-            if spare is not None and spare[0] is screen:  # its first frame, drawn ahead
-                self.spare = None
-                self.d.buffer[:] = spare[2]
-                self.held, self.held_inv, self.held_w = spare[3:]
-                self.fresh = False  # (the screen drew it from clear: this frame goes over it)
-            else:
-                if spare is not None and spare[1] is not screen:  # it will not be shown next
-                    self.spare = None
-                self.clear()
-            self.screen = screen
+        if not self.fresh:
+            return False
+        self.screen = screen
+        spare = self.spare
+        if spare is not None and spare[0] is screen:  # its first frame, drawn ahead
+            self.spare = None
+            self.d.buffer[:] = spare[2]
+            self.held, self.held_inv, self.held_w, self.frame, self.drawn = spare[3:]
+            self.fresh = False  # (the next frame goes over it)
+            return True
+        if spare is not None and spare[1] is not screen:  # it will not be shown next
+            self.spare = None
+        self.clear()
+        return False
 
     def ahead(self, screen):
         """Draw `screen`'s first frame, as begin() from clear would, with a canvas of its own,
@@ -95,7 +101,7 @@ class Canvas:
             cv.begin(screen)
             screen.draw(cv)
             cv.finish()
-            self.spare = (screen, self.screen, bytearray(buf), cv.held, cv.held_inv, cv.held_w)
+            self.spare = (screen, self.screen, bytearray(buf), cv.held, cv.held_inv, cv.held_w, cv.frame, cv.drawn)
         except Exception:
             pass
         buf[:] = shown
