@@ -1,7 +1,7 @@
 """Key press to finished display transfer on the emulated Pico, for the eight scripted games.
 
-    .venv/bin/python bench/pico.py [--games NAME,NAME] [--profile] [--resume RECORD.jsonl [--history N]]
-                                   [--lines N] [--firmware DIR]
+    .venv/bin/python bench/pico.py [--games NAME,NAME] [--profile] [--resume RECORD.jsonl] [--history N]
+                                   [--presses KEY,KEY] [--lines N] [--firmware DIR]
 
 Starts the emulated Pico (tests/picosim.py: ../shared/picosim, or the folder named by
 AZUL_PICOSIM; without it, or without node, says why and exits 0), flashes it with
@@ -40,6 +40,17 @@ and for each press over 40 ms (over_40ms) the ms of each timed function it ran.
 --resume FILE: power-on and App resume over FILE as data/current.jsonl (no games); with
 --history N, N small files in data/history too (games filed before it: a finished FILE's
 first OK lists them).
+--presses KEY,KEY: presses no scripted game makes (no games): the App built over FILE
+(--resume) or over no record (the main menu), with --history N games filed, its idle work
+done (2 s), then these keys a press's time apart (hal.keys names, "+LONG" held, WAIT two
+seconds without a key), the idle work between them as in the games; one JSON line:
+  presses                     [screen it left, key, screen it showed, ms with its wait, ms waited]
+  heap_kb, heap_idle_kb, heap_end_kb  live heap after the first frame, once its idle work
+                              is done, after the last key (as heap_boot_kb)
+e.g. the main menu's History and Settings with 50 games filed:
+  --history 50 --presses DOWN,OK,BACK,DOWN,OK
+and the undo from a finished 5211 game's final standings:
+  --resume tests/golden/5211_4p.jsonl --presses BACK+LONG
 --lines N: what a record line costs on littlefs, call by call (bench/pico_device.py lines()):
 [min, median, max] ms of each call over N lines, and of Storage.append_line.
 --firmware DIR: flash the firmware of the checkout in DIR (another revision, e.g. extracted
@@ -158,6 +169,22 @@ def key_name(k):
     return describe(k)
 
 
+def key_codes(names):
+    """bytes of key codes for "DOWN,OK,BACK+LONG,WAIT" (hal.keys names)."""
+    from hal.keys import code_of, LONG, REPEAT
+    out = []
+    for name in names.split(","):
+        base, _, flags = name.strip().partition("+")
+        if base == "WAIT":
+            out.append(WAIT)
+            continue
+        flag = {"": 0, "LONG": LONG, "REPEAT": REPEAT}.get(flags)
+        if flag is None:
+            raise ValueError("unknown key flag %r (LONG or REPEAT)" % flags)
+        out.append(code_of(base) | flag)
+    return bytes(out)
+
+
 def key_file(name):
     return "bench/%s.keys" % name.replace(" ", "_")
 
@@ -258,6 +285,15 @@ class Bench:
             out["heap_first_ok_kb"] = round(r["heap_first_ok"] / 1024, 1)
         return out
 
+    def presses(self, keys):
+        """The App over what is on flash, then keys (pico_device.presses)."""
+        r = (self.emu or self.start()).result("import picobench\npicobench.presses(%r)" % key_file("presses"))
+        pressed = [k for k in keys if k != WAIT]
+        return {"app_resume_ms": ms(r["app_resume_us"]), "first_screen": r["screen"],
+                "presses": [[a, key_name(k), b, ms(us), ms(w)] for (a, b, us, w), k in zip(r["presses"], pressed)],
+                "heap_kb": round(r["heap"] / 1024, 1), "heap_idle_kb": round(r["heap_idle"] / 1024, 1),
+                "heap_end_kb": round(r["heap_end"] / 1024, 1), "final_text": r["text"]}
+
     def lines(self, n):
         r = (self.emu or self.start()).result("import picobench\npicobench.lines(%d)" % n)
         r["ms"] = {c: [round(x / 1000, 2) for x in v] for c, v in r.pop("us").items()}
@@ -294,7 +330,8 @@ def main(argv):
     parser.add_argument("--games", metavar="NAME,NAME", help="only these games (default: all eight)")
     parser.add_argument("--profile", action="store_true", help="inclusive ms per hot function instead")
     parser.add_argument("--resume", metavar="RECORD.jsonl", help="power-on and resume over this record only")
-    parser.add_argument("--history", metavar="N", type=int, default=0, help="with --resume: N games filed")
+    parser.add_argument("--history", metavar="N", type=int, default=0, help="with --resume or --presses: N games filed")
+    parser.add_argument("--presses", metavar="KEY,KEY", help="these presses after power-on only (see above)")
     parser.add_argument("--lines", metavar="N", type=int, help="a record line's calls over N lines only")
     parser.add_argument("--firmware", metavar="DIR", default=ROOT, help="flash this checkout's firmware")
     args = parser.parse_args(argv)
@@ -309,14 +346,22 @@ def main(argv):
                 bench.flash({})
                 print(json.dumps(bench.lines(args.lines)), flush=True)
                 return 0
-            if record:
-                with open(record, "rb") as f:
-                    data = f.read()
+            if record or args.presses:
                 files = {"data/history/%06d.jsonl" % n: b'{"x": 1}\n' for n in range(1, args.history + 1)}
-                files["data/current.jsonl"] = data
-                bench.flash(files)
-                line = {"record": os.path.basename(record), "lines": data.count(b"\n")}
-                line.update(bench.resume())
+                line = {"record": None, "history": args.history}
+                if record:
+                    with open(record, "rb") as f:
+                        data = f.read()
+                    files["data/current.jsonl"] = data
+                    line.update(record=os.path.basename(record), lines=data.count(b"\n"))
+                if args.presses:
+                    keys = key_codes(args.presses)
+                    files[key_file("presses")] = keys
+                    bench.flash(files)
+                    line.update(bench.presses(keys))
+                else:
+                    bench.flash(files)
+                    line.update(bench.resume())
                 print(json.dumps(line), flush=True)
                 return 0
             scripts = key_scripts(where)

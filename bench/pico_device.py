@@ -10,6 +10,7 @@ wait counts in the press. Prints "T us screen" for each press, then one "RESULT 
 
 frame(): the App built over the record already on flash, timed to its first frame, then
 its first press (OK).
+presses(keys): the App built over what is on flash, then the given keys, each press timed.
 profile(keys): the game again with the hot functions wrapped in timers (inclusive times),
 and for each press over 40 ms the times of the functions it ran.
 lines(n): what a record line costs on littlefs, call by call (see there).
@@ -210,6 +211,39 @@ def frame():
     dt = time.ticks_diff(time.ticks_us(), t0)
     out["first_ok"] = [out["screen"], type(app.screen).__name__, dt + waited, waited]
     out["heap_first_ok"] = _live() - own
+    print("RESULT " + json.dumps(out))
+
+
+def presses(path):
+    """The App built over what is on flash (a record or none: the main menu), its idle work
+    done (2 s, as a WAIT), then the keys of the keys file `path` a press's time apart, main.py's idle work between them as in game(). Prints
+    "RESULT {json}": "presses" [screen it left, screen it showed, us with its wait, us
+    waited] per key, the live heap after the first frame ("heap"), once its idle work is
+    done ("heap_idle") and after the last key ("heap_end"), less this module's (as game())."""
+    keys = _keys(path)
+    own = _live()
+    app, us = build()
+    out = {"app_resume_us": us, "heap": _live() - own, "screen": type(app.screen).__name__}
+    now = time.ticks_ms()
+    _idle(app, 1000 * WAIT_MS, [])
+    now = time.ticks_add(now, WAIT_MS)
+    app.step(now, None)
+    out["heap_idle"] = _live() - own
+    rows = []
+    for k in keys:
+        waited = _idle(app, 1000 * (WAIT_MS if k == WAIT else KEY_MS), [])
+        now = time.ticks_add(now, WAIT_MS if k == WAIT else KEY_MS)
+        if k == WAIT:
+            app.step(now, None)
+            continue
+        was = type(app.screen).__name__
+        t0 = time.ticks_us()
+        app.step(now, k)
+        dt = time.ticks_diff(time.ticks_us(), t0)
+        rows.append([was, type(app.screen).__name__, dt + waited, waited])
+    out["presses"] = rows
+    out["heap_end"] = _live() - own
+    out["text"] = app.text()
     print("RESULT " + json.dumps(out))
 
 

@@ -250,6 +250,10 @@ def flash(emu, files, where, tree=ROOT):
         with open(local, "wb") as f:
             f.write(data)
         args += ["+", "fs", "cp", local, ":" + dest]
-    emu.mpremote("exec", mkdirs_code(sorted({d.rsplit("/", 1)[0] for d in files if "/" in d})))
+    folders = set()
+    for dest in files:  # each folder and the folders it is in ("data" before "data/history")
+        parts = dest.split("/")[:-1]
+        folders.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
+    emu.mpremote("exec", mkdirs_code(sorted(folders)))
     emu.mpremote(*args)
     return r.stdout.strip().splitlines()[-1]
