@@ -217,14 +217,17 @@ class _MemFile:
         self._fs = fs
         self._path = path
         self._pos = 0
+        if "r" not in mode:
+            fs.check_alive()
+        fs.folder_of(path)
+        if path in fs.dirs:
+            raise OSError(21, "EISDIR: %s" % path)
         if "r" in mode:
             if path not in fs.files:
                 raise OSError(2, "ENOENT: %s" % path)
         elif "w" in mode:
-            fs.check_alive()
             fs.files[path] = bytearray()
         elif "a" in mode:
-            fs.check_alive()
             fs.files.setdefault(path, bytearray())
 
     def read(self):
@@ -234,6 +237,9 @@ class _MemFile:
 
     def write(self, data):
         self._fs.check_alive()
+        if self._fs.size is not None and self._fs.used() + len(data) > self._fs.size:
+            # littlefs keeps a file as it was at its last flush: the failed write adds nothing
+            raise OSError(28, "ENOSPC: %s" % self._path)
         room = self._fs.room()
         self._fs.files[self._path].extend(data[:room])
         self._fs.written += min(room, len(data))
@@ -256,29 +262,55 @@ class _MemFile:
 
 
 class MemFS:
-    """A flat in-memory flash: files (path -> bytearray) and dirs; paths use "/"."""
+    """A flat in-memory flash: files (path -> bytearray) and dirs (folder paths; the root ""
+    is always there); paths use "/". It fails where littlefs fails, with littlefs's errno
+    (tests/test_fs_differential.py runs the same operations on both), so a test meets a
+    folder the firmware never made as the board would. size: the bytes of file contents
+    the flash holds (None: no limit)."""
 
-    def __init__(self, cut_at_byte=None, files=None, dirs=None):
+    def __init__(self, cut_at_byte=None, files=None, dirs=None, size=None):
         self.files = files if files is not None else {}
         self.dirs = dirs if dirs is not None else set()
         self.cut_at_byte = cut_at_byte
         self.written = 0
+        self.size = size
 
     def room(self):
         if self.cut_at_byte is None:
             return 1 << 30
         return max(0, self.cut_at_byte - self.written)
 
+    def used(self):
+        return sum(len(b) for b in self.files.values())
+
     def check_alive(self):
         """Every operation after the last byte the flash received never happens."""
         if self.cut_at_byte is not None and self.written >= self.cut_at_byte:
             raise PowerCut("power cut after byte %d" % self.written)
+
+    def folder_of(self, path):
+        """Each folder on the way to path must be there (else ENOENT) and be a folder (else
+        ENOTDIR), as littlefs walks a path: nothing is made in a folder never made."""
+        at = path.find("/")
+        while at >= 0:
+            folder = path[:at]
+            if folder in self.files:
+                raise OSError(20, "ENOTDIR: %s" % path)
+            if folder not in self.dirs:
+                raise OSError(2, "ENOENT: %s" % path)
+            at = path.find("/", at + 1)
+
+    def _inside(self, folder):
+        """The paths of everything below folder, at any depth."""
+        prefix = folder + "/"
+        return [p for p in list(self.files) + list(self.dirs) if p.startswith(prefix)]
 
     def open(self, path, mode="r"):
         return _MemFile(self, path, mode)
 
     # os functions
     def stat(self, path):
+        self.folder_of(path)
         if path in self.files:
             return (0o100000, 0, 0, 0, 0, 0, len(self.files[path]), 0, 0, 0)
         if path in self.dirs:
@@ -286,29 +318,57 @@ class MemFS:
         raise OSError(2, "ENOENT: %s" % path)
 
     def listdir(self, folder):
-        prefix = folder + "/"
-        names = [p[len(prefix):] for p in self.files if p.startswith(prefix) and "/" not in p[len(prefix):]]
-        if folder not in self.dirs and not names:  # (flat: a file moved into a folder makes it)
-            raise OSError(2, "ENOENT: %s" % folder)
-        return names
+        """The files and folders in folder, in name order (littlefs keeps a folder sorted)."""
+        if folder and self.stat(folder)[0] != 0o040000:
+            raise OSError(20, "ENOTDIR: %s" % folder)
+        prefix = folder + "/" if folder else ""
+        return sorted(p[len(prefix):] for p in list(self.files) + list(self.dirs)
+                      if p.startswith(prefix) and "/" not in p[len(prefix):])
 
     def mkdir(self, folder):
         self.check_alive()
+        self.folder_of(folder)
         if folder in self.dirs or folder in self.files:
             raise OSError(17, "EEXIST: %s" % folder)
         self.dirs.add(folder)
 
     def rename(self, src, dst):
+        """As littlefs: a file replaces a file, a folder (with what it holds) an empty folder;
+        a file onto a folder is EISDIR, a folder onto a file ENOTDIR."""
         self.check_alive()
-        if src not in self.files:
-            raise OSError(2, "ENOENT: %s" % src)
-        self.files[dst] = self.files.pop(src)
+        self.stat(src)
+        self.folder_of(dst)
+        if src == dst:
+            return
+        if src in self.files:
+            if dst in self.dirs:
+                raise OSError(21, "EISDIR: %s" % dst)
+            self.files[dst] = self.files.pop(src)
+            return
+        if dst in self.files:
+            raise OSError(20, "ENOTDIR: %s" % dst)
+        if dst.startswith(src + "/"):  # (littlefs loses the folder: refused here)
+            raise OSError(22, "EINVAL: %s into itself" % src)
+        if dst in self.dirs:
+            self.remove(dst)  # ENOTEMPTY unless empty
+        for p in [src] + self._inside(src):
+            to = dst + p[len(src):]
+            if p in self.dirs:
+                self.dirs.remove(p)
+                self.dirs.add(to)
+            else:
+                self.files[to] = self.files.pop(p)
 
     def remove(self, path):
+        """A file, or a folder once it is empty (littlefs's remove takes either)."""
         self.check_alive()
-        if path not in self.files:
-            raise OSError(2, "ENOENT: %s" % path)
-        del self.files[path]
+        self.stat(path)
+        if path in self.files:
+            del self.files[path]
+        elif self._inside(path):
+            raise OSError(39, "ENOTEMPTY: %s" % path)
+        else:
+            self.dirs.remove(path)
 
     def sync(self):
         self.check_alive()
@@ -328,7 +388,7 @@ class CutStorage(Storage):
         Storage.__init__(self, self.fs.open, self.fs)
 
     def after_reboot(self):
-        return CutStorage(None, MemFS(None, self.fs.files, self.fs.dirs))
+        return CutStorage(None, MemFS(None, self.fs.files, self.fs.dirs, self.fs.size))
 
     def content(self, path):
         return bytes(self.fs.files[path]) if path in self.fs.files else None

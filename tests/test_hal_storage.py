@@ -111,16 +111,13 @@ class ListedFS:
     def ilistdir(self, folder):
         for name in self.fs.listdir(folder):
             self.read += 1
-            yield name, 0x8000, 0, 0
-        for d in sorted(self.fs.dirs):
-            if d.startswith(folder + "/"):
-                self.read += 1
-                yield d[len(folder) + 1:], 0x4000, 0, 0
+            yield name, self.fs.stat(folder + "/" + name)[0] & 0xF000, 0, 0
 
 
 def history_fs(numbers, dirs=(), other=()):
     """A flash with history files of these numbers (each its number as its text), folders
-    named like games, and other files in the folder."""
+    named like games (each holding a file: littlefs removes an empty one), and other files
+    in the folder."""
     from host_tools.vhal import MemFS
     fs = MemFS(None)
     fs.dirs.add("history")
@@ -128,6 +125,7 @@ def history_fs(numbers, dirs=(), other=()):
         fs.files["history/%06d.jsonl" % n] = bytearray(b"%d\n" % n)
     for n in dirs:
         fs.dirs.add("history/%06d.jsonl" % n)
+        fs.files["history/%06d.jsonl/x" % n] = bytearray(b"x\n")
     for name in other:
         fs.files["history/" + name] = bytearray(b"x\n")
     return fs

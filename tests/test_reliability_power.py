@@ -34,17 +34,20 @@ def record_lines(path):
 
 
 def write_game(st, lines):
-    """What the App writes for a game: the header appended to a new file, then one append
-    per event (app.records.Records.start, add)."""
+    """What the App writes for a game: at boot the data folder (App.__init__), then the
+    header appended to a new file and one append per event (app.records.Records.start, add)."""
+    st.ensure_dir(paths.DATA_DIR)
     for line in lines:
         st.append_line(paths.CURRENT, line)
 
 
 def boot(st):
-    """The App's resume at power-on (app.resume.resume: adopt or drop a tmp file, cut a torn
-    last line off the file, replay what is left): (session, lines on flash)."""
+    """The App's boot: the data folder made (App.__init__; a cut may have come before it),
+    then the resume (app.resume.resume: adopt or drop a tmp file, cut a torn last line off
+    the file, replay what is left): (session, lines on flash)."""
     from app.records import Records
     from app.resume import resume
+    st.ensure_dir(paths.DATA_DIR)
     session, _ = resume(Records(st, lambda text: None))
     return session, st.read_lines(paths.CURRENT)[0]
 
