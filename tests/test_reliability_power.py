@@ -255,3 +255,32 @@ def run_keys(app, keys):
         t += sim.KEY_STEP_MS if k is not None else sim.WAIT_MS
         app.step(t, k)
     return app
+
+
+def test_a_fresh_board_makes_every_folder_it_saves_into(tmp_path):
+    """From an empty flash (MemFS, as littlefs, refuses a file in a folder never made) the
+    App saves its settings, its error log, a game's record, and files that game into the
+    history when the next one starts: each folder it writes into, it makes."""
+    from app import settings
+    from rules_core import azul_engine
+    from test_app_games import Driver, play_azul
+    header, events = azul_engine.random_game(2, 5, "colored")[:2]
+    d = Driver(tmp_path)
+    d.new_game("Azul", "coloured", 2)
+    play_azul(d, header, events[:3])
+    first = d.record().encode("utf-8")
+    d.press(BACK)
+    d.new_game("5211", "standard", 2)
+    second = d.record().encode("utf-8")
+    st = CutStorage(None)
+    assert st.fs.files == {} and st.fs.dirs == set()
+    app = app_on(st)
+    assert settings.save(app, {"brightness": 5})
+    app.log("a line")
+    run_keys(app, d.keys)
+    assert type(app.screen).__name__ == "Scoreboard" and app.session.game == "5211"
+    assert st.fs.dirs == {paths.DATA_DIR, paths.HISTORY_DIR}
+    assert st.content(paths.HISTORY_DIR + "/000001.jsonl") == first
+    assert st.content(paths.CURRENT) == second
+    assert st.content(paths.ERRORS) == b"a line\n"
+    assert b'"brightness": 5' in st.content(paths.SETTINGS)
