@@ -175,6 +175,42 @@ def test_the_history_span_kept_after_moves_and_rotations_acts_as_a_fresh_listing
             assert kept.history_span("history")[0::2] == fresh[0::2]  # count and newest
 
 
+def test_a_history_page_is_the_one_a_listing_gives_and_lists_nothing_when_the_numbers_run_unbroken():
+    """history_page() over every kind of history (gaps, folders named like games, other
+    files, after filings and rotations) gives the numbers a listing does, newest first; when
+    every number from the oldest to the newest is a game, it lists nothing once the span is
+    known (a Pico's littlefs lists 0.5-1.3 ms an entry)."""
+    from app.history import history_page
+    from hal.storage import history_number
+
+    def by_listing(games, count, below, above):
+        if above is None:
+            return sorted((n for n in games if below is None or n < below), reverse=True)[:count]
+        return sorted(n for n in games if n > above)[:count][::-1]
+    histories = HISTORIES + [(range(1, 41), (), ()), (range(7, 30), (), ("notes.txt",)), ((1, 2, 4), (), ()),
+                             ((1, 2, 3), (0,), ())]
+    for numbers, dirs, other in histories:
+        for filed, keep in ((0, 0), (3, 20), (5, 2)):
+            fs = history_fs(numbers, dirs, other)
+            listed = ListedFS(fs)
+            st = Storage(fs.open, listed)
+            for k in range(filed):
+                fs.files["current.jsonl"] = bytearray(b"game %d\n" % k)
+                st.move_to_history("current.jsonl", "history")
+                st.rotate_history("history", keep)
+            games = [history_number(p[8:]) for p in fs.files if p.startswith("history/")]
+            games = [n for n in games if n is not None]
+            count, oldest, newest = st.history_span("history")
+            unbroken = sorted(games) == list(range(oldest, newest + 1))
+            read = listed.read
+            for size in (1, 3, 16):
+                for edge in [None, -1, 0] + sorted(games) + [max(games or [0]) + 1]:
+                    assert history_page(st, "history", size, below=edge) == by_listing(games, size, edge, None)
+                    if edge is not None:
+                        assert history_page(st, "history", size, above=edge) == by_listing(games, size, None, edge)
+            assert (listed.read == read) == unbroken or not games
+
+
 def test_a_history_listing_that_fails_in_an_idle_frame_is_made_again_by_the_filing():
     """An error part-way through the listing made ahead (the flash) raises nothing in the
     idle frame; the filing lists the folder again from its start and takes the right name."""
