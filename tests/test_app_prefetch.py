@@ -48,7 +48,7 @@ class Driver(games.Driver):
 
     def press(self, k, times=1):
         for _ in range(times):
-            if mode != "plain":
+            if not mode.endswith("plain"):
                 while True:
                     before = ours()
                     more = main.idle(self.app)
@@ -72,6 +72,23 @@ if mode == "leave":
     log["left_to"] = type(d.screen).__name__
     log["wanted"] = list(d.app.wanted)
     log["held"] = sorted(m for m in log["prefetched"] if m in sys.modules)
+elif mode.startswith("menus"):  # the main menu's History, then its Settings (mode "menus-plain": no idle work)
+    d.press(games.DOWN)
+    d.press(games.OK)
+    log["history"] = type(d.screen).__name__
+    d.press(games.BACK)
+    d.press(games.DOWN)
+    d.press(games.OK)
+    log["settings"] = d.screen.title
+elif mode == "resume":  # a game's main menu, the cursor rested on History, then Resume
+    d.new_game("Azul", "grey", 2)
+    d.press(games.BACK)
+    d.press(games.DOWN, 2)
+    d.press(games.UP, 2)  # (its idle frames imported the History's modules meanwhile)
+    log["hovered"] = "app.history" in sys.modules
+    d.press(games.OK)
+    log["resumed"] = type(d.screen).__name__
+    log["held"] = sorted(m for m in ("app.history", "app.system", "app.setup") if m in sys.modules)
 elif game == "azul":
     d.new_game("Azul", "grey", 2)
     games.play_azul(d, header, events)
@@ -144,3 +161,20 @@ def test_final_standings_hold_no_entry_screens_and_an_undo_imports_them_ahead(tm
     assert got["undone_to"] == "Scoreboard" and got["opened"].startswith("Round ")
     assert {"app.form", "app.entries", "app.entry_azul"} <= set(got["prefetched"])
     assert got["pressed"] == []
+
+
+def test_the_main_menu_imports_ahead_what_the_item_under_its_cursor_imports(tmp_path):
+    """The main menu's idle frames import the modules of the item under the cursor: History's
+    and Settings' presses import none (without idle frames they import them)."""
+    plain = run(tmp_path, "azul", "menus-plain")
+    ahead = run(tmp_path, "azul", "menus")
+    assert plain["history"] == ahead["history"] == "History"
+    assert plain["settings"] == ahead["settings"] == "Settings"
+    assert {"app.history", "app.system"} <= set(plain["pressed"])
+    assert {"app.history", "app.scoreboard", "app.system"} <= set(ahead["prefetched"])
+    assert ahead["pressed"] == []
+
+
+def test_resuming_a_game_from_the_main_menu_drops_the_menus_modules(tmp_path):
+    got = run(tmp_path, "azul", "resume")
+    assert got["hovered"] and got["resumed"] == "Scoreboard" and got["held"] == []

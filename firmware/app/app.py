@@ -87,6 +87,9 @@ def entry_screens(game):
 NEW_GAME = ("rules_core.errors", "rules_core.games", "app.setup")
 # modules a game in play does not need: the menus, the new-game steps, the settings file
 MENUS = ("app.system", "app.setup", "app.history", "app.settings", "app.sintra_board")
+# what the main menu's History and Settings import, leaves first (MainMenu.ahead)
+HISTORY = ("app.colours", "app.scoreboard", "app.history")
+SETTINGS = ("app.system",)
 # modules only the start needs: the settings reader, the devices' builders and the board
 # files (boards.<name>; the board's dict stays, the App keeps it)
 BOOT_ONLY = ("app.settings", "hal.display", "boards")
@@ -100,16 +103,35 @@ def _module(name):
 
 class MainMenu(Menu):
     """Resume (a game is open), New game, History, Settings: each loads its screens when
-    chosen, so the menu alone is all the first frame holds."""
+    chosen, so the menu alone is all the first frame holds; the idle frames import those
+    of the item under the cursor (ahead())."""
 
     def __init__(self, app):
-        items = [("Resume", app.home)] if app.session is not None else []
+        items = [("Resume", lambda: app.resume_game())] if app.session is not None else []
         if app.session is None:  # New game is the likely press: its first step loads meanwhile
             app.expect(NEW_GAME)
         items += [("New game", lambda: _module("setup").start(app)),
                   ("History", lambda: app.push(_module("history").History(app))),
                   ("Settings", lambda: app.push(_module("system").Settings(app)))]
         Menu.__init__(self, app, "Azul Companion", items)
+        self.needs = [()] * (len(items) - 2) + [HISTORY, SETTINGS]  # what each item's press imports
+
+    def ahead(self):
+        """Idle frames: the modules the item under the cursor imports (History, Settings), one
+        a frame (10-30 ms of a Pico each, which its press would wait for). They stay while
+        the main menu shows (only those of the items the cursor rested on) and go when a
+        game is started or resumed (MENUS). One that fails (MemoryError) is left to the press."""
+        needs = self.needs[self.cursor]
+        for name in needs:
+            if name not in sys.modules:
+                try:
+                    __import__(name)
+                except Exception as e:
+                    self.app.log("ahead %s: %s: %s" % (name, type(e).__name__, e))
+                    self.needs[self.cursor] = ()
+                    return False
+                return True
+        return False
 
 
 def wrap(text, n, rows):
@@ -207,6 +229,12 @@ class App:
         # not collected in this press (a Pico's collection here took 20 ms): between presses
         unload(other_games(session.game) + list(MENUS), collect=False)
         self.home(screen)
+
+    def resume_game(self):
+        """The main menu's Resume: the game's scoreboard, without the menus' modules (MENUS;
+        collected between presses) that the main menu imported."""
+        unload(MENUS, collect=False)
+        self.home()
 
     def archive(self):
         """Move the current record (finished or not) into the history (Records.archive);
