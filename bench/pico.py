@@ -45,6 +45,7 @@ first OK lists them).
 done (2 s), then these keys a press's time apart (hal.keys names, "+LONG" held, WAIT two
 seconds without a key), the idle work between them as in the games; one JSON line:
   presses                     [screen it left, key, screen it showed, ms with its wait, ms waited]
+                              (with --profile then {function: inclusive ms} of each timed one it ran)
   heap_kb, heap_idle_kb, heap_end_kb  live heap after the first frame, once its idle work
                               is done, after the last key (as heap_boot_kb)
 e.g. the main menu's History and Settings with 50 games filed:
@@ -79,6 +80,14 @@ PROFILE = [
     ("app.app", "App", "draw", "App.draw"),
     ("app.app", "App", "enter", "App.enter"),
     ("app.app", "App", "home", "App.home"),
+    ("app.app", "App", "undo", "App.undo"),
+    ("app.app", "App", "home_screen", "App.home_screen"),
+    ("app.app", "", "describe", "describe"),
+    ("app.history", "History", "__init__", "History.__init__"),
+    ("app.history", "", "history_page", "history_page"),
+    ("hal.storage", "Storage", "history_span", "storage.history_span"),
+    ("rules_core.session", "Session", "undo", "Session.undo"),
+    ("app.current", "ReadBack", "undo", "ReadBack.undo"),
     ("app.form", "Form", "__init__", "Form.__init__"),
     ("app.form", "Form", "_turn", "Form._turn"),
     ("app.form", "Form", "_ok", "Form._ok (legal)"),
@@ -285,12 +294,18 @@ class Bench:
             out["heap_first_ok_kb"] = round(r["heap_first_ok"] / 1024, 1)
         return out
 
-    def presses(self, keys):
-        """The App over what is on flash, then keys (pico_device.presses)."""
-        r = (self.emu or self.start()).result("import picobench\npicobench.presses(%r)" % key_file("presses"))
+    def presses(self, keys, profile=False):
+        """The App over what is on flash, then keys (pico_device.presses); with profile, each
+        press's row ends with {function: inclusive ms} (PROFILE)."""
+        r = (self.emu or self.start()).result("import picobench\npicobench.presses(%r, %r)" % (
+            key_file("presses"), PROFILE if profile else None))
         pressed = [k for k in keys if k != WAIT]
-        return {"app_resume_ms": ms(r["app_resume_us"]), "first_screen": r["screen"],
-                "presses": [[a, key_name(k), b, ms(us), ms(w)] for (a, b, us, w), k in zip(r["presses"], pressed)],
+        rows = []
+        for row, k in zip(r["presses"], pressed):
+            rows.append([row[0], key_name(k), row[1], ms(row[2]), ms(row[3])])
+            if len(row) > 4:
+                rows[-1].append({lb: ms(us) for lb, us in sorted(row[4].items(), key=lambda kv: -kv[1])})
+        return {"app_resume_ms": ms(r["app_resume_us"]), "first_screen": r["screen"], "presses": rows,
                 "heap_kb": round(r["heap"] / 1024, 1), "heap_idle_kb": round(r["heap_idle"] / 1024, 1),
                 "heap_end_kb": round(r["heap_end"] / 1024, 1), "final_text": r["text"]}
 
@@ -358,7 +373,7 @@ def main(argv):
                     keys = key_codes(args.presses)
                     files[key_file("presses")] = keys
                     bench.flash(files)
-                    line.update(bench.presses(keys))
+                    line.update(bench.presses(keys, args.profile))
                 else:
                     bench.flash(files)
                     line.update(bench.resume())

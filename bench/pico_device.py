@@ -214,13 +214,19 @@ def frame():
     print("RESULT " + json.dumps(out))
 
 
-def presses(path):
+def presses(path, spec=None):
     """The App built over what is on flash (a record or none: the main menu), its idle work
     done (2 s, as a WAIT), then the keys of the keys file `path` a press's time apart, main.py's idle work between them as in game(). Prints
     "RESULT {json}": "presses" [screen it left, screen it showed, us with its wait, us
     waited] per key, the live heap after the first frame ("heap"), once its idle work is
-    done ("heap_idle") and after the last key ("heap_end"), less this module's (as game())."""
+    done ("heap_idle") and after the last key ("heap_end"), less this module's (as game()).
+    spec: profile()'s, the functions timed; each press's row then ends with {label: us}
+    of those it ran (the modules named there are imported before the App is built)."""
     keys = _keys(path)
+    if spec:
+        _profiled(spec)
+    labels = list(PROFILE)
+    before = array("i", bytes(4 * len(labels)))
     own = _live()
     app, us = build()
     out = {"app_resume_us": us, "heap": _live() - own, "screen": type(app.screen).__name__}
@@ -237,10 +243,15 @@ def presses(path):
             app.step(now, None)
             continue
         was = type(app.screen).__name__
+        for j in range(len(labels)):
+            before[j] = PROFILE[labels[j]][0]
         t0 = time.ticks_us()
         app.step(now, k)
         dt = time.ticks_diff(time.ticks_us(), t0)
         rows.append([was, type(app.screen).__name__, dt + waited, waited])
+        if labels:
+            rows[-1].append({labels[j]: PROFILE[labels[j]][0] - before[j] for j in range(len(labels))
+                             if PROFILE[labels[j]][0] > before[j]})
     out["presses"] = rows
     out["heap_end"] = _live() - own
     out["text"] = app.text()
