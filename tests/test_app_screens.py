@@ -301,8 +301,9 @@ def test_final_standings_show_whole_and_add_the_breakdowns_below_later(tmp_path)
     idle.wait()
     # the first player's came with the press, one a frame after it, then the history folder
     # the OK files the game into (empty: the game is still the current one), whose name
-    # there the history's listing (made in the frames before) gives
-    assert frames_ahead == 4 and os.listdir(history) == []
+    # there the history's listing (made in the frames before) gives, then the scoreboard an
+    # undo shows, then its frame
+    assert frames_ahead == 6 and os.listdir(history) == []
     assert idle.app.storage.next_in_history("data/history") == "000001.jsonl"
     assert idle.app.session.finished and os.path.exists(os.path.join(idle.data, "current.jsonl"))
     assert idle.app.text() == first and idle.display.frames == frames  # nothing redrawn
@@ -456,6 +457,38 @@ def test_a_save_prepared_in_idle_frames_writes_and_shows_what_one_without_them_d
     # scoreboards' player LEDs, the final standings' chase); none without the idle frames
     assert all(any(s is m for m in idle.drawn) for s in idle.shown) and not plain.drawn
     assert all(any(s is m for m in idle.lit) for s in idle.shown) and not plain.lit
+
+
+@pytest.mark.parametrize("game", ["azul", "5211"])
+def test_an_undo_from_the_final_standings_shows_the_scoreboard_made_and_drawn_ahead(tmp_path, game):
+    """The final standings' idle frames make the scoreboard an undo of the last round end
+    shows, and its first frame (Final.ahead, App.undo_ahead): the undo shows that one, drawn
+    once, with the frame, LEDs and record an undo without idle frames gives; the game then
+    goes on (its entry menu, its last round ended again)."""
+    from rules_core import engine5211
+    idle, plain = IdleDriver(tmp_path / "idle", True), IdleDriver(tmp_path / "plain", False)
+    for d in (idle, plain):
+        if game == "azul":
+            header, events = azul_engine.random_game(2, 5, "grey")[:2]
+            d.new_game("Azul", "grey", 2)
+            play_azul(d, header, events)
+        else:
+            events = engine5211.random_game(3, 4, "standard")[1]
+            d.new_game("5211", "standard", 3)
+            play_5211(d, events, 3)
+        assert type(d.screen).__name__ == "Final"
+        d.press(BACK | LONG)
+        assert type(d.screen).__name__ == "Scoreboard" and d.app.text()[-2:] == ["undone:", "end_round"]
+        d.undone = d.screen
+        d.press(OK)
+        assert d.screen.title.startswith("Round ")
+        d.choose("End round")
+        d.press(DOWN, len(d.rows()))
+        d.press(OK)
+        assert type(d.screen).__name__ == "Final"
+    assert idle.frames == plain.frames and idle.record() == plain.record()
+    assert any(m is idle.undone for m in idle.made) and idle.undone in idle.drawn
+    assert not any(m is plain.undone for m in plain.made)
 
 
 @pytest.mark.parametrize("game", ["sintra", "garden"])

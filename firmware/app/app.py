@@ -272,11 +272,18 @@ class App:
             return
         what = describe(s, s.last_event())
         was = s.finished
+        made = getattr(self.screen, "undone", None)  # (final standings: undo_ahead())
         if self.enter({"e": "undo"}):
             if was:  # from the final standings, which hold no entry screens
                 self.expect(entry_screens(s.game))
             self.say("undone: " + what)
-            self.home()
+            self.home(made[1] if made and s.rules is made[0] else None)
+
+    def undo_ahead(self):
+        """(the state an undo takes back, the scoreboard it shows then) when the undo only
+        takes back a kept state (ReadBack.undone), made in an idle frame; else None."""
+        state = self.session.undone()
+        return None if state is None else (state, self.home_screen(state))
 
     def redo(self):
         s = self.session

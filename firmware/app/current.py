@@ -65,6 +65,12 @@ class ReadBack(Session):
             self._done.forget(self._mark[0] - 1)
         return json.loads(done[n - 1])
 
+    def undone(self):
+        """The state an undo takes back without refolding the game: the kept one, when the
+        newest event is the round end it was kept before (a finished game's last); else None."""
+        m = self._mark
+        return m[1] if m is not None and m[0] == len(self._done) - 1 else None
+
     # --- what the entry screens and the scoreboard ask ---
     def trial(self, ev):
         """The rules' state after `ev`, without entering it (add(ev, after=...) can take it)."""

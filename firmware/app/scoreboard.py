@@ -105,6 +105,7 @@ class Final(_Board):
 
     def __init__(self, app, session, filed=False):
         self.filed = filed
+        self.undone = None  # (state, scoreboard) an undo shows, made ahead (ahead()); () none
         s = self.session = session
         self.won = s.winners()
         title = "%s final" % s.info.short if s.finished else "%s R%d" % (s.info.short, s.round)
@@ -126,7 +127,9 @@ class Final(_Board):
         """Idle frames: the breakdowns, then the history folder the OK files the game into
         (the first game's mkdir costs a Pico's littlefs ~16 ms; an empty folder files
         nothing; the game's name there comes from the history's listing, made in pieces in
-        the idle frames, App.ahead); True while work is left."""
+        the idle frames, App.ahead), then the scoreboard an undo shows and its first frame
+        (App.undo_ahead, Canvas.ahead: an undo of the last round end is the likely press
+        after OK); True while work is left."""
         if self.session is not None:  # a breakdown a frame, then the folder in the next
             self.more()
             return True
@@ -136,6 +139,12 @@ class Final(_Board):
                 self.app.storage.ensure_dir(paths.HISTORY_DIR)
             except OSError:  # (flash full) the OK tries again and says why
                 pass
+            return True
+        if self.undone is None and not self.filed:
+            self.undone = self.app.undo_ahead() or ()
+            return True
+        if self.undone:
+            self.app.cv.ahead(self.undone[1])
         return False
 
     def more(self):
