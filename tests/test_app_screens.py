@@ -277,6 +277,34 @@ def test_the_history_listed_in_idle_frames_names_the_filed_game_with_no_listing_
     assert listings == []
 
 
+def test_a_finished_game_resumed_at_power_on_lists_the_history_after_its_first_frame(tmp_path, monkeypatch):
+    """Power-on over a finished game lists no history before the first frame (the final
+    standings show at once); its idle frames list it, and the OK then files the game under
+    the number after the newest with no listing in the press."""
+    header, events = azul_engine.random_game(2, 5, "colored")[:2]
+    played = Driver(tmp_path / "played")
+    played.new_game("Azul", "coloured", 2)
+    play_azul(played, header, events)
+    history = tmp_path / "data" / "history"
+    history.mkdir(parents=True)
+    for n in range(1, 10):
+        (history / ("%06d.jsonl" % n)).write_text("{}\n")
+    (tmp_path / "data" / "current.jsonl").write_text(played.record())
+    listed = []
+    listdir = os.listdir
+    monkeypatch.setattr(os, "listdir", lambda p=".": listed.append(str(p)) or listdir(p))
+    d = Driver(tmp_path)
+    assert type(d.screen).__name__ == "Final" and d.app.text() == played.app.text()
+    assert not [p for p in listed if p.endswith("history")]
+    while d.app.ahead():
+        pass
+    assert [p for p in listed if p.endswith("history")]
+    del listed[:]
+    d.press(OK)
+    assert type(d.screen).__name__ == "MainMenu" and not [p for p in listed if p.endswith("history")]
+    assert replay((history / "000010.jsonl").read_text())[0].finished
+
+
 def test_final_standings_show_whole_and_add_the_breakdowns_below_later(tmp_path):
     """The press that ends the game shows the final standings' first screen whole; each
     player's breakdown below it comes in the idle frames after that press (App.ahead), or at

@@ -204,8 +204,8 @@ class App:
             drop += other_games(s.game) + list(MENUS)
             if not s.finished:  # what its scoreboard's first OK imports
                 self.expect(entry_screens(s.game))
-            else:  # its first OK files it: the history's listing (scan_history) before the first frame
-                self.storage.scan_history(paths.HISTORY_DIR, 1 << 30)
+            # (finished: its first OK files it, by the history's listing, which its final
+            # standings' first idle frames make: Final.ahead)
         unload(drop)  # one collection
         self.home()
         if message:
