@@ -80,12 +80,15 @@ elif mode.startswith("menus"):  # the main menu's History, then its Settings (mo
     d.press(games.DOWN)
     d.press(games.OK)
     log["settings"] = d.screen.title
-elif mode == "resume":  # a game's main menu, the cursor rested on History, then Resume
+    log["history_held"] = "app.history" in sys.modules  # (the cursor left History: dropped)
+elif mode == "resume-plain":  # a game's main menu, its History opened and left, then Resume
     d.new_game("Azul", "grey", 2)
     d.press(games.BACK)
     d.press(games.DOWN, 2)
-    d.press(games.UP, 2)  # (its idle frames imported the History's modules meanwhile)
+    d.press(games.OK)
+    d.press(games.BACK)
     log["hovered"] = "app.history" in sys.modules
+    d.press(games.UP, 2)
     d.press(games.OK)
     log["resumed"] = type(d.screen).__name__
     log["held"] = sorted(m for m in ("app.history", "app.system", "app.setup") if m in sys.modules)
@@ -165,16 +168,17 @@ def test_final_standings_hold_no_entry_screens_and_an_undo_imports_them_ahead(tm
 
 def test_the_main_menu_imports_ahead_what_the_item_under_its_cursor_imports(tmp_path):
     """The main menu's idle frames import the modules of the item under the cursor: History's
-    and Settings' presses import none (without idle frames they import them)."""
+    and Settings' presses import none (without idle frames they import them); those of an
+    item the cursor left go."""
     plain = run(tmp_path, "azul", "menus-plain")
     ahead = run(tmp_path, "azul", "menus")
     assert plain["history"] == ahead["history"] == "History"
     assert plain["settings"] == ahead["settings"] == "Settings"
     assert {"app.history", "app.system"} <= set(plain["pressed"])
     assert {"app.history", "app.scoreboard", "app.system"} <= set(ahead["prefetched"])
-    assert ahead["pressed"] == []
+    assert ahead["pressed"] == [] and not ahead["history_held"]
 
 
 def test_resuming_a_game_from_the_main_menu_drops_the_menus_modules(tmp_path):
-    got = run(tmp_path, "azul", "resume")
+    got = run(tmp_path, "azul", "resume-plain")
     assert got["hovered"] and got["resumed"] == "Scoreboard" and got["held"] == []

@@ -115,13 +115,21 @@ class MainMenu(Menu):
                   ("Settings", lambda: app.push(_module("system").Settings(app)))]
         Menu.__init__(self, app, "Azul Companion", items)
         self.needs = [()] * (len(items) - 2) + [HISTORY, SETTINGS]  # what each item's press imports
+        self.fetched = []  # the modules ahead() imported
 
     def ahead(self):
         """Idle frames: the modules the item under the cursor imports (History, Settings), one
-        a frame (10-30 ms of a Pico each, which its press would wait for). They stay while
-        the main menu shows (only those of the items the cursor rested on) and go when a
-        game is started or resumed (MENUS). One that fails (MemoryError) is left to the press."""
+        a frame (10-30 ms of a Pico each, which its press would wait for); those it imported
+        for an item the cursor left go first (collected between presses), so the menu holds
+        one item's (4-5 KB); a game started or resumed drops them all (MENUS). One that
+        fails (MemoryError) is left to the press."""
         needs = self.needs[self.cursor]
+        left = [m for m in self.fetched if m not in needs]
+        if left:
+            for m in left:
+                self.fetched.remove(m)
+            unload(left, collect=False)
+            return True
         for name in needs:
             if name not in sys.modules:
                 try:
@@ -130,6 +138,7 @@ class MainMenu(Menu):
                     self.app.log("ahead %s: %s: %s" % (name, type(e).__name__, e))
                     self.needs[self.cursor] = ()
                     return False
+                self.fetched.append(name)
                 return True
         return False
 
