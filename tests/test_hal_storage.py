@@ -115,9 +115,8 @@ class ListedFS:
 
 
 def history_fs(numbers, dirs=(), other=()):
-    """A flash with history files of these numbers (each its number as its text), folders
-    named like games (each holding a file: littlefs removes an empty one), and other files
-    in the folder."""
+    """A flash with history files of these numbers (each its number as its text), empty
+    folders named like games, and other files in the folder ("a/b": b in a folder a)."""
     from host_tools.vhal import MemFS
     fs = MemFS(None)
     fs.dirs.add("history")
@@ -125,14 +124,17 @@ def history_fs(numbers, dirs=(), other=()):
         fs.files["history/%06d.jsonl" % n] = bytearray(b"%d\n" % n)
     for n in dirs:
         fs.dirs.add("history/%06d.jsonl" % n)
-        fs.files["history/%06d.jsonl/x" % n] = bytearray(b"x\n")
     for name in other:
+        if "/" in name:
+            fs.dirs.add("history/" + name.split("/")[0])
         fs.files["history/" + name] = bytearray(b"x\n")
     return fs
 
 
+# (a folder named like a game: littlefs removes an empty one, refuses one that holds a file)
 HISTORIES = [((), (), ()), ((1, 2, 3), (), ()), ((4, 9, 7), (), ("notes.txt",)),
-             ((2, 3), (5,), ()), ((11,), (), ("12.json", "x.jsonl"))]
+             ((2, 3), (5,), ()), ((2, 3, 9), (5,), ("000007.jsonl/notes.txt",)),
+             ((11,), (), ("12.json", "x.jsonl"))]
 
 
 def test_the_history_listed_in_pieces_names_the_game_as_a_whole_listing_and_overwrites_nothing():

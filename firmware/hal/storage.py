@@ -46,8 +46,9 @@ class Storage:
         self._os = fs_os
         self._torn = {}  # path -> length its file must be cut back to before the next append
         # the history's span as a listing finds it: [folder, count, oldest, newest, the listing
-        # under way (None once done)] (scan_history), kept up to date by this Storage's own
-        # moves into the folder and removals from it; [] until a listing starts
+        # under way (None once done), whether it met a folder named like a game] (scan_history),
+        # kept up to date by this Storage's own moves into the folder and removals from it; []
+        # until a listing starts
         self._span = []  # type: list
 
     def _sync(self):
@@ -277,7 +278,7 @@ class Storage:
     def _list(self, folder, entries):
         h = self._span
         if not h or h[0] != folder:
-            h = self._span = [folder, 0, 0, 0, self.history_numbers(folder)]
+            h = self._span = [folder, 0, 0, 0, self.history_numbers(folder), False]
         listing = h[4]
         if listing is not None:
             try:
@@ -288,6 +289,8 @@ class Storage:
                         if not h[1] or n < h[2]:
                             h[2] = n
                         h[1] += 1
+                    else:
+                        h[5] = True
                     entries -= 1
                     if not entries:
                         return True
@@ -337,7 +340,9 @@ class Storage:
         """Remove the oldest history files so that at most `keep` (at least 1) remain; the
         newest is never removed. Returns how many were removed. Files are removed by number
         upward from the oldest, so no listing is held; a number with no file is a gap, and a
-        file that will not go (a folder by that name) stops counting."""
+        file that will not go (a folder by that name) stops counting. littlefs removes an
+        empty folder as a file: where the listing met a folder named like a game, the span is
+        listed again after a removal (a count kept would be one short)."""
         keep = max(1, keep)
         count, n, newest = self.history_span(folder)
         h = self._span
@@ -356,5 +361,7 @@ class Storage:
                 h[1] = count
                 h[2] = n  # (a gap above is no game: the oldest is at n or above)
         if removed:
+            if h and h[5]:
+                self._span = []
             self._sync()
         return removed
