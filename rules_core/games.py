@@ -25,10 +25,6 @@ _ROWS = (
 _last = None  # the entry game() built last
 
 
-def _names(field):
-    return tuple(field.split(",")) if field else ()
-
-
 class Game:
     """One row of the table: key, name, short, variants, labels, players (min, max),
     has_start_player (False where nobody starts a round: 5211's reveals are simultaneous),
@@ -38,10 +34,10 @@ class Game:
         f = row.split("|")
         self.key, self.name, self.short = f[0], f[2], f[3]
         self.module, self.class_name = f[1].rsplit(".", 1)
-        self.variants, self.labels = _names(f[4]), _names(f[5])
+        self.variants, self.labels = tuple(f[4].split(",")), tuple(f[5].split(","))
         self.players = (int(f[6][0]), int(f[6][2]))
         self.has_start_player = f[7] == "yes"
-        self.unverified = _names(f[8])
+        self.unverified = tuple(f[8].split(",")) if f[8] else ()
 
     def check(self, variant, nplayers):
         """The variant played (None: the default), once it and the player count are valid."""
