@@ -17,6 +17,11 @@ session's scores and whether they are a host replay's (a check that the replay r
 8f52cd1, the baseline column; its replay() is rules_core.record's where session has none.
 --session ReadBack: the device's session (app.current.ReadBack, app/ flashed with it),
 every line kept (no reread), as `replay(f, ReadBack)`.
+--modules: where the bytes are, module by module: the interned names' pools are grown first
+(300 names), so that no pool is allocated inside the measure (the check: "pools_same"), then
+each rules module a replay loads is imported in its order, then the record is replayed:
+"modules" (KB each), "replay" (what the replay keeps: the session, its lines, the rules'
+state, the game's entry), "lines" (of it, the session's effective lines) and "total".
 The emulator started here is always stopped, by its PID.
 """
 import json
@@ -48,6 +53,57 @@ import json
 print("RESULT", json.dumps({"bytes": _b - _a, "scores": list(_s.scores)}))
 """
 
+MODULES_CODE = """import gc, micropython
+for _i in range(300):
+    getattr(None, "zq%%d" %% _i, None)
+micropython.qstr_info()
+_k = []
+gc.collect()
+_a = _t = gc.mem_alloc()
+for _n in %r:
+    __import__(_n)
+    gc.collect()
+    _b = gc.mem_alloc()
+    _k.append(_b - _a)
+    _a = _b
+import rules_core.session as _m
+_r = getattr(_m, "replay", None)
+if _r is None:
+    from rules_core.record import replay as _r
+with open(%r) as _f:
+    _s = _r(_f)[0]
+del _f, _m
+gc.collect()
+_b = gc.mem_alloc()
+_k.append(_b - _a)
+_s._done = None
+gc.collect()
+_k.append(_b - gc.mem_alloc())
+micropython.qstr_info()
+import json
+print("RESULT", json.dumps({"bytes": _k, "total": _b - _t}))
+"""
+
+
+def replay_modules(tree, path):
+    """The rules modules a replay of the record at `path` imports, in its order (the game's
+    rules last), of those `tree` has."""
+    with open(path) as f:
+        key = json.loads(f.readline())["game"]
+    names = ["compat", "errors", "games", "record", "session", "base", "game5211" if key == "5211" else key]
+    return ["rules_core." + n for n in names if os.path.exists(os.path.join(tree, "rules_core", n + ".py"))]
+
+
+def by_module(emu, tree, path):
+    """One --modules line's figures for the record at `path` (already on the flash)."""
+    names = replay_modules(tree, os.path.join(ROOT, path))
+    out = emu.mpremote("exec", MODULES_CODE % (names, "records/" + os.path.basename(path)))
+    pools = [line.split(",")[0] for line in out.splitlines() if line.startswith("qstr pool:")]
+    r = json.loads(out[out.index("RESULT ") + 7:].splitlines()[0])
+    kb = [round(b / 1024, 2) for b in r["bytes"]]
+    return {"modules": dict(zip(names, kb)), "replay": kb[-2], "lines": kb[-1],
+            "total": round(r["total"] / 1024, 2), "pools_same": len(pools) == 2 and pools[0] == pools[1]}
+
 
 def core_steps(tree, session):
     """host_tools.flash's steps for the rules core (and app/current.py for ReadBack) of `tree`."""
@@ -68,7 +124,7 @@ def expected_scores(path):
         return list(replay(f)[0].scores)
 
 
-def measure(emu, where, tree, session):
+def measure(emu, where, tree, session, modules=False):
     from host_tools import flash
     board_mpy = flash.ask_board(emu.port)[0]
     march = flash.compile_args(board_mpy, flash.mpy_cross_version())
@@ -83,6 +139,9 @@ def measure(emu, where, tree, session):
     emu.mpremote(*args)
     use = "from app.current import ReadBack" if session else ""
     for path in FOUR_PLAYER_GAMES:
+        if modules:
+            yield dict(record=path, **by_module(emu, tree, path))
+            continue
         r = emu.result(CODE % (use, "records/" + os.path.basename(path), ", ReadBack" if session else ""))
         yield {"record": path, "kb": round(r["bytes"] / 1024, 2), "scores": r["scores"],
                "scores_ok": r["scores"] == expected_scores(os.path.join(ROOT, path))}
@@ -93,7 +152,10 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rev", help="measure this revision's rules core (default: this checkout's)")
     parser.add_argument("--session", choices=["ReadBack"], help="replay into the device's session")
+    parser.add_argument("--modules", action="store_true", help="the heap module by module (rules core only)")
     args = parser.parse_args(argv)
+    if args.modules and args.session:
+        parser.error("--modules measures a Session's replay")
     if not picosim.bench_can_run():
         return 0
     with tempfile.TemporaryDirectory(prefix="azul-replay-heap-") as where:
@@ -110,7 +172,7 @@ def main(argv):
         emu = picosim.Emulator(os.path.join(where, "flash.img"), log=os.path.join(where, "picosim.log"))
         try:
             emu.start()
-            for line in measure(emu, where, tree, args.session):
+            for line in measure(emu, where, tree, args.session, args.modules):
                 line["rev"] = args.rev or "HEAD"
                 line["session"] = args.session or "Session"
                 print(json.dumps(line), flush=True)
