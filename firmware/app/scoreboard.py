@@ -106,6 +106,7 @@ class Final(_Board):
     def __init__(self, app, session, filed=False):
         self.filed = filed
         self.undone = None  # (state, scoreboard) an undo shows, made ahead (ahead()); () none
+        self.listed = False  # ahead() saw the history listed
         s = self.session = session
         self.won = s.winners()
         title = "%s final" % s.info.short if s.finished else "%s R%d" % (s.info.short, s.round)
@@ -126,15 +127,19 @@ class Final(_Board):
     def ahead(self):
         """Idle frames: the history's listing, which names the game the OK files (made at
         the main menu before a game is played; a game resumed finished at power-on has it
-        made here, a piece a frame, not before its first frame: ~1.3 ms a game filed), then
-        the breakdowns, then the history folder the OK files the game into
+        made here, whole in the first idle frame, not before its first frame: ~1.3 ms a
+        game filed), then the breakdowns, then the history folder the OK files the game into
         (the first game's mkdir costs a Pico's littlefs ~16 ms; an empty folder files
         nothing; the game's name there comes from the history's listing, made in pieces in
         the idle frames, App.ahead), then the scoreboard an undo shows and its first frame
         (App.undo_ahead, Canvas.ahead: an undo of the last round end is the likely press
         after OK); True while work is left."""
-        if not self.filed and self.app.storage.scan_history(paths.HISTORY_DIR):
-            return True
+        if not self.listed:
+            self.listed = True
+            storage = self.app.storage
+            if not self.filed and storage.scan_history(paths.HISTORY_DIR, 1):  # (not listed yet)
+                storage.scan_history(paths.HISTORY_DIR, 1 << 30)  # the rest in this frame
+                return True
         if self.session is not None:  # a breakdown a frame, then the folder in the next
             self.more()
             return True
