@@ -38,6 +38,21 @@ def test_a_frame_made_ahead_is_put_back_whole_and_shown_as_set_one_by_one():
     assert leds.frames[-1] == GRB_CAPPED and [leds[i] for i in range(3)] == COLOURS
 
 
+def test_set_changed_writes_what_leds_i_would_and_only_the_changed_leds():
+    one, many = VirtualLeds(3, brightness_max=0.25), VirtualLeds(3, brightness_max=0.25)
+    for i, c in enumerate(COLOURS):
+        one[i] = c
+    shown = [None] * 3
+    many.set_changed(COLOURS, shown)
+    assert shown == COLOURS and many.frame() == one.frame()
+    many.put((bytes(9), bytes(9)))  # behind shown's back: only a changed colour is written
+    w = [COLOURS[0], (255, 128, 40), COLOURS[2]]
+    many.set_changed(w, shown)
+    assert shown == w and [many[i] for i in range(3)] == [(0, 0, 0), (255, 128, 40), (0, 0, 0)]
+    many.show()
+    assert many.frames == [bytes([0, 0, 0, 32, 64, 10, 0, 0, 0])]  # GRB, capped
+
+
 def test_fill_full_brightness_and_rgb_order():
     got = []
     leds = Leds(2, got.append, brightness_max=1.0, order="RGB")

@@ -140,16 +140,10 @@ class LedView:
                 for i in range(25):
                     if wall[i]:
                         w[i] = full[wall[i]]
-        shown = self.shown
-        if w == shown:  # compared in one call: most frames change nothing or a few LEDs
+        if w == self.shown:  # compared in one call: most frames change nothing or a few LEDs
             return
-        leds = self.leds
-        for i in range(self.n):
-            c = w[i]
-            if c is not shown[i]:
-                leds[i] = c
-                shown[i] = c
-        leds.show()
+        self.leds.set_changed(w, self.shown)  # (a form's wall: up to 25 LEDs)
+        self.leds.show()
 
     def ahead(self, s, waiting):
         """The player LEDs of session s as it stands (waiting: s.pending()); allocates. Made
