@@ -180,6 +180,8 @@ class WallForm(Form):
         # changed: the LEDs redraw when the list does, LedView)
         cells = None
         placed = self.app.session.rules.wall_cells(self.p)
+        letters = self._letters
+        named = colours.COLOURS
         for r in range(5):
             f = self.fields[r]
             if f.index == self._cells_at[r]:
@@ -188,14 +190,15 @@ class WallForm(Form):
                 cells = list(self._cells)
             self._cells_at[r] = f.index
             self._stale |= 1 << r
-            for i in range(r * 5, r * 5 + 5):
-                cells[i] = COLOURS[placed[i] - 1] if placed[i] else None
             v = f.value()
+            at = -1  # the cell the row's value goes in
             if v is not None:
                 col, c = (v[0] - 1, v[1]) if self.grey else (wall_column(r, COLOURS.index(v)), v)
-                cells[r * 5 + col] = c
-            for i in range(r * 5, r * 5 + 5):
-                self._letters[i] = colours.COLOURS[cells[i]][1] if cells[i] else ""  # (letter())
+                at = r * 5 + col
+            for i in range(r * 5, r * 5 + 5):  # (one pass a row: a form opens with all five)
+                name = c if i == at else COLOURS[placed[i] - 1] if placed[i] else None
+                cells[i] = name
+                letters[i] = named[name][1] if name else ""  # (letter())
         if cells is not None:
             self._cells = cells
 

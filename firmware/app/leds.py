@@ -115,7 +115,9 @@ class LedView:
             w = self.seats  # the frame is the player LEDs as they are
         else:
             w = self.want
-            for i in range(self.n):
+            # the wall sets its 25 LEDs itself (the matrix shows it when no other case does)
+            walled = s is not None and not (idle == BLANK or flashing or chase)
+            for i in range(25 if walled else 0, self.n):
                 w[i] = OFF
             if idle == BLANK:
                 if self.count and now % BEAT_MS < BEAT_ON_MS:
@@ -138,8 +140,8 @@ class LedView:
             elif s is not None:  # the Azul wall the screen shows: 25 colour names or None, row by row
                 full = self.full
                 for i in range(25):
-                    if wall[i]:
-                        w[i] = full[wall[i]]
+                    name = wall[i]
+                    w[i] = full[name] if name else OFF
         if w == self.shown:  # compared in one call: most frames change nothing or a few LEDs
             return
         self.leds.set_changed(w, self.shown)  # (a form's wall: up to 25 LEDs)
