@@ -281,7 +281,7 @@ class App:
             return
         what = describe(s, s.last_event())
         was = s.finished
-        made = getattr(self.screen, "undone", None)  # (final standings: undo_ahead())
+        made = self.screen.undone  # (final standings: undo_ahead())
         if self.enter({"e": "undo"}):
             if was:  # from the final standings, which hold no entry screens
                 self.expect(entry_screens(s.game))
@@ -485,7 +485,7 @@ class App:
                 self.toast = []  # a message kept until a key: this key read it
                 self.toast_sticky = False
             try:
-                if key == BACK | LONG and not getattr(self.screen, "raw_keys", False):
+                if key == BACK | LONG and not self.screen.raw_keys:
                     self.undo()
                 else:
                     self.screen.key(key)

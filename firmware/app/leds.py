@@ -137,7 +137,7 @@ class LedView:
                     self.leds.show()
                     return
                 self._chase(w, phase, won)
-            elif s is not None:  # the Azul wall the screen shows: 25 colour names or None, row by row
+            elif walled:  # the Azul wall the screen shows: 25 colour names or None, row by row
                 full = self.full
                 for i in range(25):
                     name = wall[i]

@@ -105,7 +105,6 @@ class Final(_Board):
 
     def __init__(self, app, session, filed=False):
         self.filed = filed
-        self.undone = None  # (state, scoreboard) an undo shows, made ahead (ahead()); () none
         self.listed = False  # ahead() saw the history listed
         s = self.session = session
         self.won = s.winners()

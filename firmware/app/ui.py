@@ -194,6 +194,9 @@ class Canvas:
 class Screen:
     """A screen: key(k) handles one press, draw(canvas) paints it. `app` is the App."""
     wide = True  # False: the rows leave the right 40 pixels to draw()'s extra (Azul wall)
+    raw_keys = False  # True: BACK held reaches key() instead of undoing the last entry
+    # (state, scoreboard) an undo takes back and shows, made ahead; () none (scoreboard.Final)
+    undone = None  # type: tuple | None
 
     def __init__(self, app):
         self.app = app
