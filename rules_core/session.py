@@ -1,4 +1,5 @@
-"""The game-agnostic session the device and the host tools talk to, and replay().
+"""The game-agnostic session the device and the host tools talk to, replay(), and the
+record's reader (docs/RECORD_FORMAT.md: the header's check, a line's bounds and parse).
 
 A Session is a header plus the list of effective events, folded into the game's rules
 object. Every event is validated by the rules before it is kept, so whatever the device
@@ -11,14 +12,132 @@ once (a cancelled event is never applied, nor checked against the rules), so res
 linear in the record's length. An undo here refolds the game from its first event: the
 host tools undo rarely. The device's session (app.current) adds what the screens ask (an
 entry checked ahead, the round's questions), keeps a round-end state to undo from and reads
-its older lines back from the record; a host replay loads none of it.
+its older lines back from the record; a host replay loads none of it. Nor does it load the
+record's writer (rules_core.record): the lines it keeps are the record's own text.
 """
 import json
 
 from rules_core.compat import const
 from rules_core.errors import RuleError, RecordError
 from rules_core.games import game
-from rules_core.record import dumps, lines_of, parse_header, parse_line
+
+FORMAT = "azul-companion-record"
+VERSION = 1
+
+
+def new_header(game, variant, players, options=None):
+    """The header of a new game, validated."""
+    return parse_header({"format": FORMAT, "v": VERSION, "game": game, "variant": variant,
+                         "players": list(players), "options": options or {}})
+
+
+def parse_header(h):
+    """Validate a header object; return it with defaults filled in (variant, options)."""
+    if type(h) is not dict or h.get("format") != FORMAT:
+        raise RecordError("not an azul-companion record (header needs \"format\": \"%s\")" % FORMAT)
+    if h.get("v") != VERSION:
+        raise RecordError("record version %r is not supported (this reader knows v%d)" % (h.get("v"), VERSION))
+    g = game(h.get("game"))
+    players = h.get("players")
+    if type(players) is not list:
+        raise RecordError("%s needs a list of %d to %d players" % (g.key, g.players[0], g.players[1]))
+    variant = g.check(h.get("variant"), len(players))
+    for name in players:
+        if type(name) is not str or not name:
+            raise RecordError("player names must be non-empty strings, got %r" % (name,))
+    options = h.get("options", {})
+    if type(options) is not dict:
+        raise RecordError("options must be an object")
+    out = dict(h)
+    out["variant"] = variant
+    out["options"] = options
+    return out
+
+
+# Bounds on one line, checked before it is parsed: a record line is ~100 bytes and nests 4
+# deep; without them `/dev/zero` or a 1 GB line would fill the memory, and deep nesting
+# would exhaust the parser's recursion (CPython's json recurses on nesting).
+MAX_LINE = 65536  # bytes, not counting the newline
+MAX_DEPTH = 32  # arrays/objects inside one another
+
+
+def parse_line(text):
+    """One record line to an object; RecordError if it is not a JSON object."""
+    if text.count("[") + text.count("{") > MAX_DEPTH:  # rare: only then measure the depth
+        depth = 0
+        quoted = escaped = False
+        for ch in text:
+            if quoted:
+                if escaped:
+                    escaped = False
+                elif ch == "\\":
+                    escaped = True
+                elif ch == '"':
+                    quoted = False
+            elif ch == '"':
+                quoted = True
+            elif ch == "[" or ch == "{":
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise RecordError("arrays/objects nested deeper than %d" % MAX_DEPTH)
+            elif ch == "]" or ch == "}":
+                depth -= 1
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        raise RecordError("not valid JSON")
+    if type(obj) is not dict:
+        raise RecordError("expected a JSON object")
+    return obj
+
+
+def lines_of(source):
+    """Yield (lineno, text, complete) from a str, an iterable of lines, or an open file.
+
+    A file is read with readline in pieces of at most 256 bytes (MicroPython reserves the
+    whole size it is given), so memory stays bounded whatever it holds: a line longer than
+    MAX_LINE raises RecordError once MAX_LINE bytes of it have been read.
+    """
+    if type(source) is str:
+        lines = source.split("\n")
+        last = lines.pop()  # "" when the text ends with a newline
+        for i in range(len(lines)):
+            lines[i] += "\n"
+        if last:
+            lines.append(last)
+        source = lines
+    read = getattr(source, "readline", None)
+    if read is None:
+        source = iter(source)
+    n = 0
+    while True:
+        line = next(source, None) if read is None else read(256)
+        if not line:
+            return
+        raw = type(line) is bytes
+        nl = b"\n" if raw else "\n"
+        if read is not None and len(line) == 256 and not line.endswith(nl):  # a longer line
+            parts = [line]
+            size = 256
+            while size <= MAX_LINE:
+                part = read(256)
+                parts.append(part)
+                size += len(part)
+                if len(part) < 256 or part.endswith(nl):
+                    break
+            line = line[:0].join(parts)
+            parts = None  # the generator's frame would keep the pieces alive as well
+        n += 1
+        complete = line.endswith(nl)
+        if len(line) - complete > MAX_LINE:
+            raise RecordError("line %d: longer than %d bytes" % (n, MAX_LINE))
+        if raw:
+            try:
+                line = line.decode("utf-8")
+            except UnicodeError:
+                raise RecordError("line %d: not UTF-8 text" % n)
+        yield n, line.rstrip("\r\n") if complete else line, complete
+
 
 LINES_PER_BUFFER = const(16)
 
@@ -139,7 +258,10 @@ class Session:
             self.redo()
         else:
             self._apply(ev, len(self._done), after)
-            self._done.append(text or dumps(ev))
+            if not text:  # the device gives the line it wrote (a replay never writes)
+                from rules_core.record import dumps
+                text = dumps(ev)
+            self._done.append(text)
             self._undone = []
         return ev
 

@@ -555,7 +555,8 @@ def test_a_game_started_after_idle_frames_shows_and_writes_what_one_without_them
 def test_the_last_set_up_step_starts_the_choice_pressed_not_the_one_made_ahead(tmp_path):
     """The idle frames make the game the cursor's choice starts (here: Red starts); a press on
     another choice (Blue) starts that one, its own header on flash and its own session."""
-    from rules_core.record import dumps, new_header
+    from rules_core.record import dumps
+    from rules_core.session import new_header
     d = Driver(tmp_path)
     for step in ("New game", "Azul", "coloured", "2 players", "Red", "Blue"):
         d.choose(step)

@@ -4,7 +4,8 @@ import subprocess
 import sys
 
 from host_tools import export
-from rules_core.record import dumps, new_header
+from rules_core.record import dumps
+from rules_core.session import new_header
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

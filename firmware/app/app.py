@@ -161,7 +161,7 @@ def wrap(text, n, rows):
 
 class App:
     # what app.settings.save() imports, leaves first (the file is written with the record's dumps)
-    SETTINGS_WRITER = ("rules_core.errors", "rules_core.games", "rules_core.record", "app.settings")
+    SETTINGS_WRITER = ("rules_core.record", "app.settings")
 
     def __init__(self, display, leds, storage, clock, board):
         self.cv = Canvas(display)

@@ -117,7 +117,8 @@ def ready(app, cfg, args, draw=True):
     other args let the one made go. True while more is left."""
     made = cfg.get("made")
     if made is None or made[0] != args:
-        from rules_core.record import new_header, dumps
+        from rules_core.record import dumps
+        from rules_core.session import new_header
         cfg["made"] = None  # (let go before the next is made)
         header = new_header(*args)
         cfg["made"] = made = [args, dumps(header), header, None, None]

@@ -2,7 +2,8 @@
 from checks import raises
 from rules_core.azul import AzulRules, placement_points, floor_penalty, COLOURS
 from rules_core.errors import RuleError, RecordError
-from rules_core.record import new_header, dumps
+from rules_core.record import dumps
+from rules_core.session import new_header
 from rules_core.session import replay
 from rules_core.session import Session
 from app.current import ReadBack

@@ -4,8 +4,8 @@ import json
 from checks import raises, events
 from rules_core.azul import AzulRules
 from rules_core.errors import RuleError, RecordError
-from rules_core.record import new_header, dumps, parse_header
-from rules_core.session import replay
+from rules_core.record import dumps
+from rules_core.session import new_header, parse_header, replay
 from app.current import ReadBack
 from rules_core.session import LINES_PER_BUFFER, Lines, Session
 

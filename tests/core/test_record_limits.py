@@ -6,8 +6,8 @@ import sys
 
 from checks import raises
 from rules_core.errors import RecordError
-from rules_core.record import MAX_DEPTH, MAX_LINE, dumps, parse_line
-from rules_core.session import replay
+from rules_core.record import dumps
+from rules_core.session import MAX_DEPTH, MAX_LINE, parse_line, replay
 
 HEADER = dumps({"format": "azul-companion-record", "v": 1, "game": "azul", "players": ["Ann", "Ben"]}) + "\n"
 

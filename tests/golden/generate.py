@@ -13,9 +13,9 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
 
-from rules_core.record import dumps, new_header  # noqa: E402
+from rules_core.record import dumps  # noqa: E402
 from rules_core.rng import Rng  # noqa: E402
-from rules_core.session import Session  # noqa: E402
+from rules_core.session import Session, new_header  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 NAMES = ["Ann", "Ben", "Cy", "Dee"]
