@@ -4,7 +4,6 @@ field checks whose message names the event and the field, and one way to name a 
 A rules class validates every field it reads and raises RecordError (a malformed field) or
 RuleError (a rule forbids the event): anything else escaping apply() is a bug.
 """
-from rules_core.compat import copy_data
 from rules_core.errors import RecordError
 from rules_core.games import game
 
@@ -50,7 +49,7 @@ class Rules:
     GAME = ""
     TIEBREAK = None   # what decides a tie in the result text, or None: tied players share
     # attributes holding lists, dicts or bytearrays that change in place (a player's cards
-    # this round): a clone copies them all the way down. Any other list, dict or bytearray
+    # this round): a clone (app.current.clone) copies them all the way down. Any other list, dict or bytearray
     # is copied one level: its items are ints, strs, tuples, or never changed once in it
     # (round_scores' rows). tests/core/test_clone.py checks it on every golden game.
     NESTED = ()
@@ -71,22 +70,6 @@ class Rules:
     def player_field(self, ev):
         """ev["p"] as a player index of this game."""
         return int_field(ev, "p", 0, self.nplayers - 1)
-
-    def clone(self):
-        """An independent copy of the state (previews, undo checkpoints), made without
-        __init__ (MicroPython has no __dict__.update: attributes are set one by one)."""
-        new = object.__new__(type(self))
-        nested = self.NESTED
-        for k, v in self.__dict__.items():
-            t = type(v)
-            if t is list:
-                v = copy_data(v) if k in nested else list(v)
-            elif t is dict:
-                v = copy_data(v) if k in nested else dict(v)
-            elif t is bytearray:
-                v = bytearray(v)
-            setattr(new, k, v)  # an int, str, None or tuple is shared
-        return new
 
     def last_round(self):
         """True when the current round is known to be the game's last."""

@@ -19,6 +19,45 @@ from rules_core.errors import RecordError
 from rules_core.session import Session, event_name, replay
 
 
+def copy_data(v):
+    """Deep copy of plain data (lists, dicts, bytearrays; ints, strs and tuples are shared)."""
+    t = type(v)
+    if t is list:
+        out = list(v)
+        for i in range(len(out)):  # the type test inline: most items are ints, not copied
+            t = type(out[i])
+            if t is list or t is dict or t is bytearray:
+                out[i] = copy_data(out[i])
+        return out
+    if t is dict:
+        d = {}
+        for k in v:
+            d[k] = copy_data(v[k])
+        return d
+    if t is bytearray:
+        return bytearray(v)
+    return v
+
+
+def clone(rules):
+    """An independent copy of a rules state (an entry checked ahead, the kept round-end
+    state): here, not in rules_core.base, since only the device copies one (a replay loads
+    none of it). Made without __init__ (MicroPython has no __dict__.update: attributes are
+    set one by one); what Rules.NESTED names is copied all the way down."""
+    new = object.__new__(type(rules))
+    nested = rules.NESTED
+    for k, v in rules.__dict__.items():
+        t = type(v)
+        if t is list:
+            v = copy_data(v) if k in nested else list(v)
+        elif t is dict:
+            v = copy_data(v) if k in nested else dict(v)
+        elif t is bytearray:
+            v = bytearray(v)
+        setattr(new, k, v)  # an int, str, None or tuple is shared
+    return new
+
+
 class ReadBack(Session):
     """replay(lines, ReadBack, reread) resumes one."""
 
@@ -31,7 +70,7 @@ class ReadBack(Session):
         if ev["e"] != "end_round":
             return Session._apply(self, ev, n, after)
         if after is None:
-            after = self.rules.clone()
+            after = clone(self.rules)
             after.apply(ev)
         self._mark = (n, self.rules)  # the state before: no longer the game's
         if self.reread is not None:  # the record holds the lines before the kept state's last
@@ -75,7 +114,7 @@ class ReadBack(Session):
     def trial(self, ev):
         """The rules' state after `ev`, without entering it (add(ev, after=...) can take it)."""
         event_name(ev)
-        r = self.rules.clone()
+        r = clone(self.rules)
         r.apply(ev)
         return r
 

@@ -3,6 +3,7 @@
 "y6" is yellow 6, "b1" a blue rooster (g y b o t: green yellow blue orange teal). A round is
 one string per player, "/" between players, each 4 cards revealed as 2, 1, 1.
 """
+from app.current import clone
 from checks import raises
 from rules_core.errors import RecordError, RuleError
 from rules_core.game5211 import Rules5211, COLOURS, full_deck_counts, rounds_per_deck, scoring_colour
@@ -210,7 +211,7 @@ def test_bad_fields_are_record_errors():
 def test_clone_is_independent():
     r = Rules5211("standard", 2, {})
     r.apply(ev(0, "b6 b2"))
-    c = r.clone()
+    c = clone(r)
     c.apply(ev(0, "b3"))
     assert r.round_plays(0) == cards("b6 b2") and r.cards_left()[("blue", 3)] == 5
 

@@ -5,7 +5,7 @@ the top level must be named there, else a clone shares it."""
 import json
 import os
 
-from rules_core.compat import copy_data
+from app.current import clone, copy_data
 from rules_core.session import replay
 
 GOLDEN = "tests/golden/"
@@ -25,8 +25,8 @@ def test_a_clone_shares_nothing_an_event_changes():
         for i in range(1, len(lines)):
             ev = json.loads(lines[i])
             before = state(s.rules)
-            clone = s.rules.clone()
-            assert state(clone) == before, (name, i)
-            clone.apply(ev)
+            copy = clone(s.rules)
+            assert state(copy) == before, (name, i)
+            copy.apply(ev)
             assert state(s.rules) == before, "%s line %d: %s changed the original" % (name, i + 1, ev["e"])
             s.add(ev)

@@ -1,5 +1,6 @@
 """Queen's Garden scoring, numbers worked out by hand from the rulebook (shared/seeds/000_*)."""
 # Kept small: MicroPython compiles this file on a 64 KB heap (tests/core/mp_runner.py).
+from app.current import clone
 from checks import raises
 from rules_core.errors import RecordError, RuleError
 from rules_core.garden import GardenRules, group_score, category_values, CATEGORIES, PARTS
@@ -193,7 +194,7 @@ def test_field_validation():
 def test_clone_is_independent():
     """Previews work on a copy that shares no state with the original."""
     g = GardenRules("standard", 2, {})
-    c = g.clone()
+    c = clone(g)
     pas(c, 0)
     assert c.scores == [14, 15] and c.to_pass() == [1]
     assert g.scores == [15, 15] and g.to_pass() == [0, 1] and g.breakdown(0)["first_pass"] == 0

@@ -4,6 +4,7 @@ Events are written as short scripts (one string is one token: MicroPython compil
 on a 64 KB heap): 'w P COL KEEP [BONUS]' window (bonus defaults to 1 when KEEP is the round
 colour, else 0), 'b P N' broken, 'f P' first, 'l P N' leftover, 'e' end_round; ';' separates.
 """
+from app.current import clone
 from checks import raises
 from rules_core.errors import RecordError, RuleError
 from rules_core.sintra import SintraRules
@@ -239,7 +240,7 @@ def test_options_validation():
 def test_clone_is_independent():
     """clone() copies the state: previews must not leak into the game."""
     r = run(new(), "w 0 3 blue")
-    c = run(r.clone(), "w 0 3 green;e")
+    c = run(clone(r), "w 0 3 green;e")
     assert r.scores == [1, 0] and c.scores == [2, 0]
     assert r.open_windows(0) == list(range(1, 9)) and 3 not in c.open_windows(0)
     assert r.round == 1 and c.round == 2 and r.round_scores == []
@@ -283,7 +284,7 @@ def test_window_change_is_the_score_change_apply_makes():
                     for bonus in (0, 1, 5):
                         e = {"e": "window", "p": p, "col": col, "keep": keep, "bonus": bonus}
                         before = repr(sorted(r.__dict__.items()))
-                        after = r.clone()
+                        after = clone(r)
                         try:
                             after.apply(e)
                         except ValueError as x:
