@@ -13,8 +13,7 @@ A wall is a 25-bit mask, bit r*5+c for row r, column c (0-based); `cells` keeps 
 of every cell (the grey wall has no printed colours).
 """
 from rules_core.base import Rules, player, check_int, int_field
-from rules_core.compat import const
-from rules_core.errors import RuleError, RecordError
+from rules_core import RecordError, RuleError, const
 
 COLOURS = ("blue", "yellow", "red", "black", "white")
 FLOOR_PENALTY = (1, 1, 2, 2, 2, 3, 3)

@@ -20,8 +20,7 @@ Cases the rulebook leaves open, decided here:
   - a game that can no longer end (see ROUND_LIMIT) stops with `stalled` True, no end
     bonuses and winners by the scores as they stand; its record replays as unfinished.
 """
-from rules_core.compat import const
-from rules_core.errors import RuleError
+from rules_core import RuleError, const
 from rules_core.games import game
 from rules_core.azul import (COLOURS, FLOOR_PENALTY, FLOOR_SLOTS, ROW_BONUS, COLUMN_BONUS,
                              COLOUR_BONUS, TILES_PER_COLOUR, wall_column)

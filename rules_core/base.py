@@ -4,7 +4,7 @@ field checks whose message names the event and the field, and one way to name a 
 A rules class validates every field it reads and raises RecordError (a malformed field) or
 RuleError (a rule forbids the event): anything else escaping apply() is a bug.
 """
-from rules_core.errors import RecordError
+from rules_core import RecordError
 from rules_core.games import game
 
 

@@ -2,8 +2,7 @@
 # A `play` is one reveal: 2 cards, then 1, then 1. `round` counts rounds within the deck;
 # round_scores are the totals when each round closed. Messages number players from 1.
 from rules_core.base import Rules, player
-from rules_core.compat import const
-from rules_core.errors import RecordError, RuleError
+from rules_core import RecordError, RuleError, const
 
 COLOURS = ("green", "yellow", "blue", "orange", "teal")
 VALUE_COUNTS = {1: 5, 2: 6, 3: 5, 4: 2, 5: 1, 6: 1}  # copies per colour; 1 is the rooster

@@ -10,7 +10,7 @@ with their tuples cost a board 2 KB more than the text (tests/test_micropython.p
 budget). A Pico builds an entry in about 1.3 ms: game() keeps the one asked for last (a
 game's start asks for it several times), and modules() reads the rows without building.
 """
-from rules_core.errors import RecordError
+from rules_core import RecordError
 
 # key | rules class | name (menus) | short (a 16-character row) | variants (the record's
 # names, the default first) | their labels | players | a start player each round |

@@ -36,8 +36,7 @@
 # on the standard side and "points" on the variant side (self.variant).
 # Kept small: MicroPython compiles this file on a 64 KB heap in the tests.
 from rules_core.base import Rules, player, check_ints, int_field
-from rules_core.compat import const
-from rules_core.errors import RecordError, RuleError
+from rules_core import RecordError, RuleError, const
 
 _START_SCORE = const(15)      # 遊戲設置
 _BUY_COST = const(6)          # C) 放置擴建組件

@@ -17,8 +17,7 @@ record's writer (rules_core.record): the lines it keeps are the record's own tex
 """
 import json
 
-from rules_core.compat import const
-from rules_core.errors import RuleError, RecordError
+from rules_core import RecordError, RuleError, const
 from rules_core.games import game
 
 FORMAT = "azul-companion-record"

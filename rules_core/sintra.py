@@ -25,8 +25,7 @@
 # Kept small, with comments instead of docstrings: MicroPython compiles this file from
 # source on a 64 KB heap in the tests.
 from rules_core.base import Rules, player, check_ints, int_field
-from rules_core.compat import const
-from rules_core.errors import RecordError, RuleError
+from rules_core import RecordError, RuleError, const
 
 # Glass colours: pink, orange, yellow are named in the rulebook; green and blue are working
 # names (unverified against the box: the registry's `unverified`, marked "?" on the screens).

@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 import mp
 from rules_core.azul_engine import ROUND_LIMIT, AzulEngine, random_game
-from rules_core.errors import RuleError
+from rules_core import RuleError
 from rules_core.rng import Rng
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -84,7 +84,7 @@ def entry_screens(game):
 
 
 # what the New game press imports, leaves first
-NEW_GAME = ("rules_core.errors", "rules_core.games", "app.setup")
+NEW_GAME = ("rules_core", "rules_core.games", "app.setup")
 # modules a game in play does not need: the menus, the new-game steps, the settings file
 MENUS = ("app.system", "app.setup", "app.history", "app.settings", "app.sintra_board")
 # what the main menu's History and Settings import, leaves first (MainMenu.ahead)

@@ -15,7 +15,7 @@ record instead of refolding it.
 """
 import json
 
-from rules_core.errors import RecordError
+from rules_core import RecordError
 from rules_core.session import Session, event_name, replay
 
 

@@ -67,7 +67,7 @@ class Records:
         # the state after ev: checked here (or by the screen), taken by the session once on flash
         if e == "undo" or e == "redo":
             if not (session.can_undo() if e == "undo" else session.can_redo()):
-                from rules_core.errors import RuleError
+                from rules_core import RuleError
                 raise RuleError("nothing to " + e)
         elif e != "note" and after is None:
             after = session.trial(ev)

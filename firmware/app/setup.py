@@ -24,7 +24,7 @@ def needs(g):
     import, leaves first: the rules (base, then the game's), the forms and its entry screens
     (whose options() run its own set-up steps), the record and the session (App.new_game), the
     entry menu and the scoreboard."""
-    return (("rules_core.compat", "rules_core.base", g.module, "app.form", "app.entry_" + g.key) + OWN_STEPS.get(g.key, ())
+    return (("rules_core.base", g.module, "app.form", "app.entry_" + g.key) + OWN_STEPS.get(g.key, ())
             + ("rules_core.record", "rules_core.session", "app.current", "app.entries", "app.scoreboard"))
 
 

@@ -5,7 +5,7 @@ one string per player, "/" between players, each 4 cards revealed as 2, 1, 1.
 """
 from app.current import clone
 from checks import raises
-from rules_core.errors import RecordError, RuleError
+from rules_core import RecordError, RuleError
 from rules_core.game5211 import Rules5211, COLOURS, full_deck_counts, rounds_per_deck, scoring_colour
 
 CODE = {"g": "green", "y": "yellow", "b": "blue", "o": "orange", "t": "teal"}

@@ -1,7 +1,7 @@
 """Azul (2017) scoring. Numbers worked by hand from the rulebook (seed 002, zh-TW; seed 003, ja)."""
 from checks import raises
 from rules_core.azul import AzulRules, placement_points, floor_penalty, COLOURS
-from rules_core.errors import RuleError, RecordError
+from rules_core import RuleError, RecordError
 from rules_core.record import dumps
 from rules_core.session import new_header
 from rules_core.session import replay

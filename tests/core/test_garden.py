@@ -2,7 +2,7 @@
 # Kept small: MicroPython compiles this file on a 64 KB heap (tests/core/mp_runner.py).
 from app.current import clone
 from checks import raises
-from rules_core.errors import RecordError, RuleError
+from rules_core import RecordError, RuleError
 from rules_core.garden import GardenRules, group_score, category_values, CATEGORIES, PARTS
 
 

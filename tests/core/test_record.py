@@ -3,7 +3,7 @@ import json
 
 from checks import raises, events
 from rules_core.azul import AzulRules
-from rules_core.errors import RuleError, RecordError
+from rules_core import RuleError, RecordError
 from rules_core.record import dumps
 from rules_core.session import new_header, parse_header, replay
 from app.current import ReadBack

@@ -5,7 +5,7 @@ import io
 import sys
 
 from checks import raises
-from rules_core.errors import RecordError
+from rules_core import RecordError
 from rules_core.record import dumps
 from rules_core.session import MAX_DEPTH, MAX_LINE, parse_line, replay
 

@@ -6,7 +6,7 @@ colour, else 0), 'b P N' broken, 'f P' first, 'l P N' leftover, 'e' end_round; '
 """
 from app.current import clone
 from checks import raises
-from rules_core.errors import RecordError, RuleError
+from rules_core import RecordError, RuleError
 from rules_core.sintra import SintraRules
 
 COLS = "pink orange yellow green blue pink".split()   # rounds I..VI
