@@ -154,13 +154,6 @@ def rules_class(entry):
     return getattr(__import__(entry.module, None, None, [entry.class_name]), entry.class_name)
 
 
-def _report(s, name):
-    """Session.result or status: rules_core.outcome's, imported when first asked. (Not in
-    __getattr__, which must allocate nothing: the lambda's cell would be made at every call.)"""
-    f = getattr(__import__("rules_core.outcome", None, None, [name]), name)
-    return lambda: f(s)
-
-
 class Lines:
     """A list of record lines (str) that keeps its older lines joined LINES_PER_BUFFER at a
     time: len(), lines[i], append(text), pop().
@@ -310,12 +303,13 @@ class Session:
         """round, rounds_total, scores, start_player, finished and pending() (entries the
         current round still needs before end_round: [(event, player), ...]) are the rules'
         (one method here instead of a property each: each costs a board's heap). result()
-        and status(), which only host tools ask, are rules_core.outcome's, imported then: a
-        board never loads them."""
+        and status(), which only host tools ask, are a rules_core.outcome.Report's, imported
+        then: a board never loads them."""
         if name == "rules":  # not made yet (in __init__): no lookup of itself forever
             raise AttributeError(name)
         if name == "result" or name == "status":
-            return _report(self, name)
+            from rules_core.outcome import Report
+            return getattr(Report(self), name)
         return getattr(self.rules, name)
 
     def standings(self):
