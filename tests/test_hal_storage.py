@@ -271,3 +271,25 @@ def test_real_filesystem_functions(tmp_path):
     assert storage.move_to_history(path, hist) == "000001.jsonl"
     assert history_page(storage, hist, 10) == [1]
     assert storage.read_lines(str(tmp_path / "nothing")) == ([], False)
+
+
+def test_the_current_record_read_back_a_piece_at_a_time_gives_its_lines(tmp_path, monkeypatch):
+    """Records.current_lines (what a device session reads back of its record) reads the
+    file a piece at a time: a line (and a character of it) cut by a piece's end reads whole,
+    a torn last line comes without its newline, and a replay of the pieces is the file's."""
+    import paths
+    from app.records import Records
+    from rules_core.session import replay
+    monkeypatch.chdir(tmp_path)
+    st = Storage()
+    st.ensure_dir(paths.DATA_DIR)
+    lines = [LINES[0]] + ['{"e": "note", "text": "%s✓"}' % ("é" * k) for k in range(60, 400, 17)]
+    for line in lines:
+        st.append_line(paths.CURRENT, line)
+    with open(paths.CURRENT, "ab") as f:
+        f.write(b'{"e": "no')  # a write cut by power loss
+    got = list(Records(st, print).current_lines())
+    assert got == [(t + "\n").encode("utf-8") for t in lines] + [b'{"e": "no']
+    s, warnings = replay(Records(st, print).current_lines())
+    assert s.result() == replay("".join(t + "\n" for t in lines))[0].result() and len(warnings) == 1
+

@@ -16,6 +16,7 @@ from hal.compat import const
 _ENOSPC = const(28)
 _EFBIG = const(27)
 _ENOENT = const(2)
+_PIECE = const(512)  # bytes of the record read at a time by current_lines()
 ON_BOARD = sys.implementation.name != "cpython"  # the heap is a board's: collect eagerly
 
 
@@ -52,8 +53,23 @@ class Records:
         self.storage.append_line(paths.CURRENT, line)
 
     def current_lines(self):
-        """The current record's lines, for a session that read back what it let go."""
-        return lines_text(self.storage.read_lines(paths.CURRENT)[0])
+        """The current record's lines (bytes, as replay() reads them), for a session that reads back
+        what it let go: read _PIECE bytes at a time (Storage.read_at), so neither the file nor
+        the list of its lines is in the heap, and no file is open while the caller waits
+        between lines (ReadBack.ahead reads a few lines an idle frame)."""
+        at = 0
+        rest = b""
+        while True:
+            piece = self.storage.read_at(paths.CURRENT, at, _PIECE)
+            if not piece:
+                break
+            at += len(piece)
+            parts = (rest + piece).split(b"\n")
+            rest = parts.pop()
+            for part in parts:
+                yield part + b"\n"  # (bytes: replay's lines_of says which line is not UTF-8)
+        if rest:
+            yield rest  # a torn last line, without its newline (replay ignores it)
 
     def add(self, session, ev, after=None, line=None):
         """Check ev (unless `after`, session.trial(ev), is given), put its line (`line`,
