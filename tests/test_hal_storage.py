@@ -293,3 +293,8 @@ def test_the_current_record_read_back_a_piece_at_a_time_gives_its_lines(tmp_path
     s, warnings = replay(Records(st, print).current_lines())
     assert s.result() == replay("".join(t + "\n" for t in lines))[0].result() and len(warnings) == 1
 
+
+def test_undo_and_redo_are_written_as_the_record_writes_them():
+    from app import app
+    from rules_core.record import dumps
+    assert app._UNDO_LINE == dumps(app._UNDO) and app._REDO_LINE == dumps(app._REDO)
