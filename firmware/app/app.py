@@ -411,7 +411,7 @@ class App:
     def ahead(self):
         """The main loop's work in an idle frame: the next module expect() named imported
         (prefetch), else the screen's own work ahead (Screen.ahead), else a piece of the
-        history's listing, which names the game the next filing moves there (made once:
+        game's next undo (ReadBack.ahead), else a piece of the history's listing, which names the game the next filing moves there (made once:
         Storage.scan_history), a piece a frame; the history trimmed first once a game was
         filed (Records.trim). True while more is left."""
         if self.trim:
@@ -421,7 +421,9 @@ class App:
         if self.wanted:
             self.prefetch()
             return True  # (the screen's work, if any, in the next frame)
-        return self.screen.ahead() or self.storage.scan_history(paths.HISTORY_DIR)
+        s = self.session
+        return (self.screen.ahead() or (s is not None and s.ahead())
+                or self.storage.scan_history(paths.HISTORY_DIR))
 
     def drop_fetched(self):
         """Back at the main menu: the presses the modules were imported for will not come, so

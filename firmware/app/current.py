@@ -1,22 +1,59 @@
 """The game in play on the device: a Session that checks an entry ahead (trial, preview),
-answers the scoreboard's round questions, undoes from a kept round-end state and reads its
+answers the scoreboard's round questions, undoes from kept round-end states and reads its
 older lines back from the record on flash (app.records). A host replay loads none of it.
 
 Undo stays linear in the record's length: the session keeps the state just before its
-newest round end, so an undo refolds from there (the events of a round or two), not from
-the first event; undoing a round end itself only takes its state back. The undo after that
-one refolds the game once, which keeps its newest round end's state again. One state, not
-more: a second one holds 1.3 to 2.9 KB more of a 64 KB heap in every replayed 4-player game.
+newest round end (the mark) and before the round end before it (the older one), so an undo
+refolds from the mark (the events of a round), and undoing a round end only takes its
+state back, the older state becoming the mark. Both are the device's alone: a host replay
+(rules_core.session) keeps none, which is what fits a 4-player game in a 64 KB heap.
 
 Given `reread` (a function returning the record's lines as they are on flash), the session
-keeps only the lines from just before its kept state on: a long game holds a round's lines,
-not every round's. An undo that reaches past the kept state resumes the game from the
-record instead of refolding it.
+keeps only the lines from just before its older state on: a long game holds two rounds'
+lines, not every round's. Idle frames do the undos' work ahead (ahead(), a few events a
+frame, bounded in time): while undoing, the state the next undo takes, folded from the
+mark; once an undo took the older state as the mark, the next older one folded again from
+the record, read a piece at a time. An undo press then only takes a state; one that comes
+before that work is done does what is left of it itself (the record it reads is checked
+against the lines held: a record changed behind the session is refused as at a resume).
 """
 import json
+import time
 
+from hal.compat import const
 from rules_core import RecordError
-from rules_core.session import Session, event_name, replay
+from rules_core.session import LINES_PER_BUFFER, Session, event_name, lines_of, replay
+
+_DONE = ()  # ahead()'s work once it is done (the work is None until planned)
+
+
+_BUDGET_US = const(2500)  # an idle frame's pieces: a press that comes waits for them
+_PIECES = const(3)  # pieces a frame where time has no microseconds (CPython: the tests)
+_US = getattr(time, "ticks_us", None)  # None where time has no microseconds: pieces counted
+
+
+def _step(work):
+    """One piece of a fold (a generator: a line sorted or an event folded); False once it
+    is done, or given up: a record changed behind the session, or no room for the fold
+    (the undo does the work then)."""
+    try:
+        next(work)
+        return True
+    except StopIteration:
+        return False
+    except Exception:
+        return False
+
+
+def _frame(work):
+    """Pieces of work for an idle frame (_BUDGET_US of the board's time); False once done."""
+    t0 = _US() if _US else 0
+    n = 0
+    while _step(work):
+        n += 1
+        if time.ticks_diff(_US(), t0) >= _BUDGET_US if _US else n >= _PIECES:
+            return True
+    return False
 
 
 def copy_data(v):
@@ -65,50 +102,216 @@ class ReadBack(Session):
         Session.__init__(self, header)
         self.reread = reread  # None, or a function returning the record's lines (see above)
         self._mark = None  # (n, state): the state after _done[:n], where _done[n] is a round end
+        self._older = None  # the same for the round end before _mark's; None: none, or not folded yet
+        self._next = None  # (n, state): the state after _done[:n - 1], folded ahead (ahead())
+        self._work = None  # ahead()'s fold of _next; None: not planned since the game changed
+        self._fold = None  # ahead()'s fold of the older state from the record (kept over undos)
+        self._gone = None  # the mark an undo took back while that fold was under way
+        self._undoing = 0  # 1 while an undo whose line is on flash finishes that fold
 
     def _apply(self, ev, n, after=None):
+        self._next = self._work = None
         if ev["e"] != "end_round":
             return Session._apply(self, ev, n, after)
         if after is None:
             after = clone(self.rules)
             after.apply(ev)
+        m = self._mark
+        if m is None or m[0] < n:  # a newer round end (a refold meets the mark's own again)
+            self._older = m
         self._mark = (n, self.rules)  # the state before: no longer the game's
-        if self.reread is not None:  # the record holds the lines before the kept state's last
-            self._done.forget(n - 1)
+        self._forget()
         self.rules = after
 
+    def _forget(self):
+        """Let go of the lines before the older state's last (they stay on flash)."""
+        if self.reread is not None and self._older is not None:
+            self._done.forget(self._older[0] - 1)
+
     def undo(self, start=None):
-        """Session.undo, from the kept state unless given a `start`. An undo that needs lines
+        """Session.undo: the kept state taken back, or the one folded ahead (ahead(); the
+        work under way finished here), else a refold from the mark. An undo that needs lines
         this session let go resumes the game from its record (where the device has already
         written this undo), the lines it still holds checked against it; until it is taken
         whole, this session is left as it was."""
         done = self._done
         n = len(done)
-        at = self._mark[0] if self._mark else 0  # the refold starts there
+        m = self._mark
+        w, self._work = self._work, None
+        if m is not None and m[0] == n - 1:  # the round end itself: its state back
+            f = self._fold
+            if self._older is None and f is not None and f is not _DONE:
+                self._gone = m  # the fold of its older state, under way, folds the new mark
+            else:
+                self._fold = None  # (ahead() folds the older one again)
+            self._mark, self._older = self._older, None
+            if self._next is not None and self._next[0] != n - 1:
+                self._next = None  # (one for the undo after this one is kept)
+            return Session.undo(self, m)
+        if m is None and done.lo and self._fold is not _DONE:  # (_DONE: it gave up)
+            f = self._fold
+            if f is None:
+                f = self._fold = self._fold_record()
+            self._undoing = 1  # (the record holds this undo already)
+            while _step(f):  # the mark folded from the record (what was left of it)
+                pass
+            self._undoing = 0
+        if w is not None and w is not _DONE:
+            while _step(w):  # the next undo's fold, under way: finished (a round at most)
+                pass
+        nxt, self._next = self._next, None
+        m = self._mark  # (the work may have folded it)
+        if nxt is not None and nxt[0] == n:
+            return Session.undo(self, (n - 1, nxt[1]))
+        at = m[0] if m else 0  # the refold starts there
         if done.lo <= max(0, min(at, n - 2)):  # it holds lines at - 1 and n - 2
-            # the kept state is taken back (with nothing to undo, none is kept); refolding
-            # its round end keeps a copy again
-            mark, self._mark = start or self._mark, None
-            return Session.undo(self, mark)
+            return Session.undo(self, start or m)  # (its round end keeps the mark again)
         s = replay(self.reread(), ReadBack)[0]  # every line kept: its undo refolds, its lines compare
         have = len(s._done)
         if have == n:  # the record does not hold this undo yet
             s.undo()
         if len(s._done) != n - 1 or not s._undone or s._undone[-1] != done[n - 1]:
             raise RecordError("record: %d events, game %d" % (have, n))  # two rows of a toast
-        for i in range(done.lo, n - 1):
-            if s._done[i] != done[i]:
-                raise RecordError("record: event %d differs" % (i + 1))
-        self.rules, self._mark, self._done, self._undone = s.rules, s._mark, s._done, s._undone
-        if self._mark:
-            self._done.forget(self._mark[0] - 1)
+        self._same(s._done, n - 1)
+        self.rules, self._mark, self._older, self._done, self._undone = s.rules, s._mark, s._older, s._done, s._undone
+        self._fold = self._gone = None
+        self._forget()
         return json.loads(done[n - 1])
+
+    def _same(self, lines, n):
+        """RecordError unless `lines` (read back) hold this session's lines up to n."""
+        for i in range(max(self._done.lo, lines.lo), min(n, len(lines), len(self._done))):
+            if lines[i] != self._done[i]:
+                raise RecordError("record: event %d differs" % (i + 1))
 
     def undone(self):
         """The state an undo takes back without refolding the game: the kept one, when the
         newest event is the round end it was kept before (a finished game's last); else None."""
         m = self._mark
         return m[1] if m is not None and m[0] == len(self._done) - 1 else None
+
+    # --- the work of the next undos, done in idle frames ---
+    def ahead(self):
+        """One piece (a few events folded) of what the next undos would do in their press:
+        while undoing (something to redo, or the game finished), the state the next undo
+        takes, folded from the mark; then, once an undo took the older round-end state as
+        the mark, the next older one folded again from the record (for the undo that takes
+        the mark back). True while more is left. The game is not changed: it takes the
+        states at its undos."""
+        w = self._work
+        if w is None:
+            w = self._work = self._fold_next()
+        if w is not _DONE:
+            if _frame(w):
+                return True
+            self._work = _DONE
+        f = self._fold
+        if f is None:
+            if self.reread is None or self._older is not None or not self._done.lo:
+                return False
+            f = self._fold = self._fold_record()
+        if f is not _DONE:
+            if _frame(f):
+                return True
+            if self._fold is f:  # (None: the game changed under it, to be planned again)
+                self._fold = _DONE
+            return self._work is None  # (done: the next undo's fold planned again)
+        return False
+
+    def _fold_next(self):
+        """The state the next undo takes, refolded from the mark (self._next): after the
+        game's last round end, the one the undo after the mark's takes."""
+        m = self._mark
+        n = len(self._done)
+        if m is not None and m[0] == n - 1:  # that undo takes m back: the fold for the next one
+            m, n = self._older, n - 1
+        if not (self._undone or self.rules.finished) or m is None or m[0] >= n - 1 or self._done.lo > m[0]:
+            return  # not undoing, or (m None) the undo refolds the game from its first event
+        if self._next is not None and self._next[0] == n:
+            return
+        r = clone(m[1])
+        for i in range(m[0], n - 1):
+            ev = json.loads(self._done[i])
+            if ev["e"] != "note":
+                r.apply(ev)
+            yield
+        self._next = (n, r)
+
+    def _fold_record(self):
+        """The older state (or with no mark, the mark and the older one) folded from the
+        record's effective events, a few lines a step, with the lines this session let go
+        that its undos will refold: what a resume would keep, without holding every line.
+        Undos, redos and entries after the mark change none of it; a new mark drops it."""
+        m = self._mark
+        n = len(self._done)
+        k = m[0] if m else n  # the events folded: those before the mark
+        nums = []  # type: list  # the record's line numbers of the effective events (replay's undo and redo)
+        undone = []
+        for i, text, complete in lines_of(self.reread()):
+            if i > 1 and complete:
+                e = None
+                if "undo" in text or "redo" in text:  # (a note's text may say so)
+                    e = event_name(json.loads(text))
+                if e == "undo":
+                    undone.append(nums.pop())
+                elif e == "redo":
+                    nums.append(undone.pop())
+                else:
+                    nums.append(i)
+                    del undone[:]
+            yield
+            if self._moved(m, n):
+                return
+        if len(nums) != len(self._done) - self._undoing:
+            raise RecordError("record: %d events, game %d" % (len(nums), len(self._done)))
+        k = min(k, len(nums))  # (an undo under way has undone the mark's round's last)
+        t = ReadBack(self.header, self.reread)
+        yield
+        j = 0
+        for i, text, complete in lines_of(self.reread()):
+            if j == k:
+                break
+            if i == nums[j]:
+                t._apply(json.loads(text), j)
+                t._done.append(text)
+                j += 1
+                tm = t._mark
+                if m is not None and t._older is not None and tm is not None:  # (only its mark is wanted)
+                    t._older = None
+                    t._done.forget(tm[0] - 1)
+                yield
+                if self._moved(m, n):
+                    return
+        done = self._done
+        self._same(t._done, k)
+        self._gone = None
+        if m is None:
+            self._mark = t._mark
+            self._older = t._older
+        elif self._mark is m:
+            self._older = t._mark
+        else:  # m was taken back meanwhile, with no older state: this one is the mark now
+            self._mark = t._mark
+            self._fold = None  # (and its older state to be folded)
+        # the lines let go put back before the held ones (whole joins: lo is a multiple of 16)
+        b = (done.lo - t._done.lo) // LINES_PER_BUFFER
+        if b > 0:
+            joined = t._done._joined[:b] + done._joined  # (made whole before any is changed)
+            ends = t._done._ends[:b * LINES_PER_BUFFER] + done._ends
+            done._joined, done._ends, done.lo = joined, ends, t._done.lo
+        self._forget()
+        self._work = None  # the next undo's fold planned again, from these states
+
+    def _moved(self, m, n):
+        """True (and the record's fold to be planned again) when the game changed what a
+        fold begun at mark m with n events was for (m taken back with no older state
+        changes nothing: what it folds is the mark then)."""
+        if self._mark is m and (m is not None or len(self._done) == n):
+            return False
+        if self._mark is None and m is not None and self._gone is m:
+            return False
+        self._fold = self._gone = None
+        return True
 
     # --- what the entry screens and the scoreboard ask ---
     def trial(self, ev):

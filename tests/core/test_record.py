@@ -158,21 +158,101 @@ def test_a_record_that_no_longer_holds_the_game_refuses_the_undo_and_changes_not
     s, _ = replay((t + "\n" for t in lines), ReadBack, lambda: (t + "\n" for t in flash))
     assert s._done.lo > 0
     undo = dumps({"e": "undo"})
-    flash.append(undo)  # as the device writes it before the session takes it
-    s.undo()  # the final round end's state is kept: nothing read back
+    undos = 0
+    while s._mark is not None or not s._done.lo:  # the kept states taken: nothing read back
+        flash.append(undo)  # as the device writes it before the session takes it
+        s.undo()
+        undos += 1
+    assert undos > 2
     before = s.result()
     flash.append(undo)
     flash[3] = dumps({"e": "note", "text": "edited"})
     raises(RuleError, s.undo, match="line 8: player 3's first reveal")  # line 4 no longer plays
     assert s.result() == before and s.can_redo()
     del flash[3:]
-    raises(RecordError, s.undo, match="record: 2 events, game %d" % (len(lines) - 2))
+    raises(RecordError, s.undo, match="record: 2 events, game %d" % len(s._done))
     flash[:] = ["{"]
     raises(RecordError, s.undo, match="line 1: ")
     assert s.result() == before
-    flash[:] = lines + [undo, undo]
-    assert s.undo() == json.loads(lines[-2])
-    assert s.result() == replay(t + "\n" for t in lines[:-2])[0].result()
+    flash[:] = lines + [undo] * (undos + 1)
+    assert s.undo() == json.loads(lines[-undos - 1])
+    assert s.result() == replay(t + "\n" for t in lines[:-undos - 1])[0].result()
+
+
+def _undoing(path, pieces):
+    """A device session over the record at `path` (its lines on "flash", each undo written
+    before the session takes it), undone to the first event with ahead() given `pieces`
+    idle pieces (None: all it asks for) before each undo; yields after each undo (the
+    session, the record, the reads of the record the undo press made)."""
+    with open(path) as f:
+        flash = f.read().splitlines()
+    reads = [0]
+
+    def reread():
+        reads[0] += 1
+        return (t + "\n" for t in flash)  # (lines appended meanwhile read too, as on flash)
+
+    s, _ = replay((t + "\n" for t in flash), ReadBack, reread)
+    while s.can_undo():
+        k = 0
+        while (pieces is None or k < pieces) and s.ahead():
+            k += 1
+        flash.append(dumps({"e": "undo"}))
+        reads[0] = 0
+        s.undo()
+        yield s, flash, reads[0]
+
+
+def test_undos_with_the_work_done_ahead_read_nothing_back_and_equal_a_fresh_replay():
+    """The 5-player game undone to its first event, the idle pieces (ReadBack.ahead) done
+    before each undo: every undo takes a state folded ahead or kept (no press reads the
+    record back), and gives what a fresh replay of the record gives; a session never
+    holds lines from before the older kept state's round."""
+    n = 0
+    for s, flash, reads in _undoing("tests/golden/5211_long_5p.jsonl", None):
+        assert reads == 0
+        fresh = replay(t + "\n" for t in flash)[0]
+        assert s.result() == fresh.result() and s.pending() == fresh.pending()
+        assert s.last_event() == fresh.last_event()
+        n += 1
+    assert n == 243 and s.round == 1 and s._done.lo == 0
+
+
+def test_an_undo_that_comes_before_the_work_ahead_is_done_finishes_it():
+    """One idle piece, or none, before each undo: the press does the rest of the work
+    itself (or reads the record back), and every undo still gives a fresh replay's game."""
+    for pieces in (0, 1):
+        for s, flash, _ in _undoing("tests/golden/5211_4p.jsonl", pieces):
+            fresh = replay(t + "\n" for t in flash)[0]
+            assert s.result() == fresh.result() and s.last_event() == fresh.last_event()
+        assert not s.can_undo() and s.scores == [0, 0, 0, 0]
+
+
+def test_a_record_changed_behind_the_work_ahead_is_refused_and_changes_nothing():
+    """The older round-end state folded again from the record in idle frames: a record
+    that no longer holds the game (a line edited) leaves the session as it was, and the
+    undo that then needs the record refuses with the line, as without the work ahead."""
+    with open("tests/golden/5211_4p.jsonl") as f:
+        lines = f.read().splitlines()
+    flash = list(lines)
+    s, _ = replay((t + "\n" for t in lines), ReadBack, lambda: (t + "\n" for t in flash))
+    undo = dumps({"e": "undo"})
+    for _ in range(2):  # the final round end, then the round before it: the older state taken
+        flash.append(undo)
+        s.undo()
+    assert s._older is None and s._done.lo > 0
+    held = (s._mark, s._done.lo, s.result())
+    flash[5] = dumps({"e": "note", "text": "edited"})
+    while s.ahead():
+        pass
+    assert (s._mark, s._done.lo, s.result()) == held and s._older is None
+    while s._mark is not None:  # the mark's round undone: the next undo needs the record
+        flash.append(undo)
+        s.undo()
+    flash.append(undo)
+    before = s.result()
+    raises(RuleError, s.undo, match="line 14: player 1 revealed 3 of 4")  # line 6 no longer plays
+    assert s.result() == before
 
 
 def test_preview_does_not_enter():
