@@ -86,15 +86,15 @@ print("RESULT", json.dumps({"bytes": _k, "total": _b - _t}))
 
 
 def replay_modules(tree, path):
-    """The rules modules a replay of the record at `path` imports, in its order (the game's
-    rules last), of those `tree` has."""
+    """The rules modules a replay of the record at `path` imports, in its order (the package
+    first, the game's rules last), of those `tree` has."""
     with open(path) as f:
         key = json.loads(f.readline())["game"]
     names = ["compat", "errors", "games", "record", "session", "base", "game5211" if key == "5211" else key]
     with open(os.path.join(tree, "rules_core", "session.py")) as f:
         if "\nfrom rules_core.record import" not in f.read():  # the writer alone: a replay never loads it
             names.remove("record")
-    return ["rules_core." + n for n in names if os.path.exists(os.path.join(tree, "rules_core", n + ".py"))]
+    return ["rules_core"] + ["rules_core." + n for n in names if os.path.exists(os.path.join(tree, "rules_core", n + ".py"))]
 
 
 def by_module(emu, tree, path):
