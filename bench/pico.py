@@ -17,7 +17,8 @@ press only where the press came while it was under way. One JSON line per game:
                               (null when it ran in none)
   gc_presses                  presses in which the collector ran
   waited_presses              presses that came while idle work was under way (and waited)
-  waits                       [press number, ms waited] of each of them
+  waits                       [press number, ms waited, [ms of each piece of idle work in the
+                              gap before it, negative where the collector ran in it]] of each
   prefetch_ms                 {module: ms} each import done ahead in an idle frame
   i2c_bytes_per_press         display traffic (the emulator's I2C byte counter)
   boot_ms                     power-on to the end of the first frame, no record (main.py)
@@ -107,6 +108,13 @@ PROFILE = [
     ("app.current", "", "clone", "rules.clone"),
     ("app.entry_azul", "WallForm", "draw", "WallForm.draw"),
     ("app.entry_azul", "WallForm", "_make_cells", "WallForm._make_cells"),
+    ("app.entry_azul", "WallForm", "__init__", "WallForm.__init__"),
+    ("app.entry_azul", "WallForm", "_draw_rows", "WallForm._draw_rows"),
+    ("app.form", "Form", "draw", "Form.draw"),
+    ("app.ui", "Canvas", "begin", "Canvas.begin"),
+    ("app.ui", "Canvas", "finish", "Canvas.finish"),
+    ("app.form", "Form", "_why", "Form._why"),
+    ("app.entry_azul", "WallForm", "_why", "WallForm._why"),
     ("app.scoreboard", "Scoreboard", "__init__", "Scoreboard.__init__"),
     ("app.leds", "LedView", "update", "LedView.update"),
     ("hal.storage", "Storage", "append_line", "storage.append_line"),
@@ -128,7 +136,6 @@ PROFILE = [
     ("ssd1306", "SSD1306", "show", "display.show"),  # micropython-lib's driver
     ("hal.ssd1306_delta", "SSD1306Delta", "show", "display.show"),  # the driver that sends changes
     ("hal.ssd1306_delta", "SSD1306Delta", "fill", "display.fill"),
-    ("hal.ssd1306_delta", "SSD1306Delta", "text", "display.text"),
     ("hal.leds", "Leds", "show", "leds.show (NeoPixel)"),
 ]
 
@@ -256,7 +263,8 @@ class Bench:
                     r["heap_after_gc_max"] / 1024, 1),
                 "gc_presses": r["gc_presses"],
                 "waited_presses": len(r["waited"]),
-                "waits": [[i + 1, ms(us)] for i, us in r["waited"]],
+                "waits": [[i + 1, ms(us), [ms(x) for x in r.get("waited_gaps", {}).get(str(i), [])]]
+                          for i, us in r["waited"]],
                 "prefetch_ms": {m: ms(us) for m, us in r.get("prefetched", [])},
                 "i2c_bytes_per_press": round(i2c / r["presses"]), "boot_ms": boot_ms,
                 "app_boot_ms": ms(r["app_boot_us"])}

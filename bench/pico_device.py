@@ -75,6 +75,8 @@ def _keys(path):
 
 
 FRAME_US = 10000  # main.FRAME_MS: the loop comes back after a frame while modules are wanted
+# the pieces of idle work of the last gap: [count, us of each (negative: the collector ran in it)]
+_GAP = array("i", bytes(4 * 32))
 
 
 def _idle(app, gap_us, fetched):
@@ -90,11 +92,16 @@ def _idle(app, gap_us, fetched):
             tidy()
         return 0
     t = 0
+    _GAP[0] = 0
     while True:
         n = len(app.fetched)
+        a0 = gc.mem_alloc()
         t0 = time.ticks_us()
         more = work(app)
         dt = time.ticks_diff(time.ticks_us(), t0)
+        if _GAP[0] < len(_GAP) - 1:
+            _GAP[0] += 1
+            _GAP[_GAP[0]] = -dt if gc.mem_alloc() < a0 else dt
         if len(app.fetched) > n:
             fetched.append([app.fetched[-1], dt])
         t += dt
@@ -111,7 +118,8 @@ def _play(app, keys, now, times, screens, names, acc, fetched, probe=None):
     """Feed keys; times[i] = us of press i (with its wait for idle work under way),
     screens[i] = index in names of the screen that took it. acc = [steps in which the
     collector ran, their us, max heap in use right after one, us each press waited
-    (an array, made before the App's heap is measured)].
+    (an array, made before the App's heap is measured), and optionally a log (an array) of
+    each press that waited: its number, its gap's pieces (_GAP), in turn, then -1].
     probe: (before(), after(i, us, collected)) called around each press (profile)."""
     i = 0
     for k in keys:
@@ -136,6 +144,14 @@ def _play(app, keys, now, times, screens, names, acc, fetched, probe=None):
             probe[1](i, dt + waited, a1 < a0)
         times[i] = dt + waited
         acc[3][i] = waited
+        if waited and len(acc) > 4:  # the log: i, count, pieces
+            log = acc[4]
+            j = acc[5]
+            if j + _GAP[0] + 2 < len(log):
+                log[j] = i
+                for m in range(_GAP[0] + 1):
+                    log[j + 1 + m] = _GAP[m]
+                acc[5] = j + _GAP[0] + 2
         if a1 < a0:  # the heap shrank: the collector ran during this press
             acc[0] += 1
             acc[1] += dt
@@ -159,7 +175,7 @@ def game(path):
     times = array("i", bytes(4 * n))  # (MicroPython copies the bytes: n zeros)
     screens = bytearray(n)
     names = []
-    acc = [0, 0, 0, array("i", bytes(4 * n))]
+    acc = [0, 0, 0, array("i", bytes(4 * n)), array("i", bytes(4 * 512)), 0]
     fetched = []
     own = _live()
     app, boot_us = build()
@@ -172,6 +188,7 @@ def game(path):
            "heap_total": gc.mem_alloc() + gc.mem_free(),
            "gc_presses": acc[0], "gc_us": acc[1], "heap_after_gc_max": acc[2] - own if acc[0] else None,
            "waited": [[i, acc[3][i]] for i in range(n) if acc[3][i]], "prefetched": fetched,
+           "waited_gaps": _gaps(acc[4], acc[5]),
            "final": type(app.screen).__name__, "text": app.text(),
            "scores": list(s.scores) if s else None, "finished": s.finished if s else None,
            "shown_equals_buffer": _shown(app.display),
@@ -181,6 +198,18 @@ def game(path):
     for i in range(n):  # a line a press: a list of thousands would not fit beside the App
         print("T", times[i], screens[i])
     print("RESULT " + json.dumps(out))
+
+
+def _gaps(log, end):
+    """{press number: the us of each piece of idle work in the gap before it (negative: the
+    collector ran in it)} from _play's log."""
+    out = {}
+    j = 0
+    while j < end:
+        k = log[j + 1]
+        out[log[j]] = list(log[j + 2:j + 2 + k])
+        j += k + 2
+    return out
 
 
 def _shown(display):
