@@ -489,6 +489,40 @@ def test_a_save_prepared_in_idle_frames_writes_and_shows_what_one_without_them_d
     assert all(any(s is m for m in idle.lit) for s in idle.shown) and not plain.lit
 
 
+def test_an_entry_menu_makes_the_form_under_its_cursor_in_idle_frames(tmp_path):
+    """The entry menu's idle frames make the form of the entry under the cursor (Opens) and
+    its OK shows that one; the form made for an entry the cursor left is dropped, and one
+    made before an event was entered is made again (the state it read is gone)."""
+    d = IdleDriver(tmp_path, True)
+    d.new_game("Azul", "coloured", 3)
+    d.press(OK)
+    menu = d.screen
+    walls = [cb for label, cb in menu.items if label.startswith("Wall ")]
+    while d.app.ahead():
+        pass
+    first = walls[0].made
+    assert type(first).__name__ == "WallForm" and first.p == 0 and walls[1].made is None
+    d.press(DOWN)
+    while d.app.ahead():
+        pass
+    assert walls[0].made is None and walls[1].made.p == 1
+    d.press(UP)
+    while d.app.ahead():
+        pass
+    made = walls[0].made
+    assert made is not first and walls[1].made is None
+    d.press(OK)
+    assert d.screen is made and d.app.text()[0] == "Wall Red"
+    d.press(BACK)
+    d.press(OK)
+    while d.app.ahead():
+        pass
+    made = d.screen.items[0][1].made
+    assert d.app.enter({"e": "note", "text": "x"})
+    d.press(OK)
+    assert type(d.screen).__name__ == "WallForm" and d.screen is not made
+
+
 @pytest.mark.parametrize("game", ["azul", "5211"])
 def test_an_undo_from_the_final_standings_shows_the_scoreboard_made_and_drawn_ahead(tmp_path, game):
     """The final standings' idle frames make the scoreboard an undo of the last round end

@@ -4,10 +4,11 @@ end round (only once nothing is pending), undo and redo.
 Each game's module, app.entry_<game key> (rules_core.games), provides
 actions(app) -> [(label, callback)], and where a new game asks set-up steps of the game's
 own (the variants in its STEPS) options(app, variant, step, start): step(title, items) shows
-one as a menu, and the last one's choices are start(options for the record header).
+one as a menu, and the last one's choices are start(options for the record header). An
+entry's callback that opens a form is an Opens: the menu makes the form in its idle frames.
 """
 from app.ui import Menu
-from app.form import Confirm
+from app.form import Confirm, Opens
 
 
 def module(game):
@@ -19,13 +20,30 @@ def open(app):
     s = app.session
     items = module(s.game).actions(app)
     if not s.pending():
-        items.append(("End round %d" % s.round, lambda: end_round(app)))
+        items.append(("End round %d" % s.round, Opens(app, lambda: end_round(app))))
     if s.can_undo():
         items.append(("Undo", app.undo))
     if s.can_redo():
         items.append(("Redo", app.redo))
-    app.show(Menu(app, "Round %d" % s.round, items))
+    app.show(EntryMenu(app, "Round %d" % s.round, items))
+
+
+class EntryMenu(Menu):
+    """The round's entries: the form of the one under the cursor made in idle frames."""
+
+    def ahead(self):
+        """The screen of the item under the cursor made (Opens), once; the one made for an
+        item the cursor left dropped (the menu holds one form: 1-3 KB)."""
+        items = self.items
+        for i in range(len(items)):
+            cb = items[i][1]
+            if type(cb) is Opens:
+                if i != self.cursor:
+                    cb.made = None
+                elif cb.made is None:
+                    cb.ahead()
+        return False
 
 
 def end_round(app):
-    app.show(Confirm(app, "End round %d" % app.session.round, {"e": "end_round"}))
+    return Confirm(app, "End round %d" % app.session.round, {"e": "end_round"})

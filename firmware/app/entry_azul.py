@@ -7,7 +7,7 @@ marker). Legality is the rules' own: a value is offered when session.preview acc
 """
 from rules_core.azul import COLOURS, TILES_PER_COLOUR, wall_column
 from app.ui import Menu
-from app.form import Form, Field, count_field
+from app.form import Form, Field, Opens, count_field
 from app import colours
 
 
@@ -51,7 +51,7 @@ def _first(app, p):
 
 
 def _wall(app, p):
-    return lambda: app.show(WallForm(app, p))
+    return Opens(app, lambda: WallForm(app, p))
 
 
 ROWS = ("R1", "R2", "R3", "R4", "R5")  # the row fields' labels

@@ -9,7 +9,7 @@ expansions (at most 2) by their values.
 from rules_core.garden import CATEGORIES, PATTERNS, group_score
 from rules_core.games import game
 from app.ui import Menu
-from app.form import Form, Field, count_field
+from app.form import Form, Field, Opens, count_field
 from app import colours
 
 VALUES = range(1, 7)
@@ -69,15 +69,15 @@ def _buy(app, p):
 
 
 def _pass(app, p):
-    def show():
+    def make():
         fields = [count_field("value %d x" % v, 0, 14) for v in VALUES]
-        app.show(Form(app, "Pass " + app.session.players[p], fields,
-                      build=lambda v: {"e": "pass", "p": p, "discard": _values(v)}))
-    return show
+        return Form(app, "Pass " + app.session.players[p], fields,
+                    build=lambda v: {"e": "pass", "p": p, "discard": _values(v)})
+    return Opens(app, make)
 
 
 def _round_score(app, p):
-    def show():
+    def make():
         if app.session.variant == "standard":
             fields = [count_field("categ %d" % i, 0, 54) for i in (1, 2, 3)]
             build = lambda v: {"e": "round_score", "p": p, "matches": v[:3], "pillars": v[3]}
@@ -85,26 +85,24 @@ def _round_score(app, p):
             fields = [count_field("points", 0, 972)]
             build = lambda v: {"e": "round_score", "p": p, "points": v[0], "pillars": v[1]}
         fields.append(count_field("pillars", 0, 36))
-        app.show(Form(app, "Score " + app.session.players[p], fields, build=build))
-    return show
+        return Form(app, "Score " + app.session.players[p], fields, build=build)
+    return Opens(app, make)
 
 
 def _reserve(app, p):
-    def show():
+    def make():
         expansion = [("-", None)] + [(str(v), v) for v in VALUES]
         fields = [count_field("jokers", 0, 12)] + [count_field("value %d x" % v, 0, 12) for v in VALUES]
         fields += [Field("exp 1", expansion), Field("exp 2", expansion)]
-        app.show(Form(app, "Reserve " + app.session.players[p], fields, build=lambda v: {
+        return Form(app, "Reserve " + app.session.players[p], fields, build=lambda v: {
             "e": "reserve", "p": p, "jokers": v[0], "values": _values(v[1:7]),
-            "expansions": [x for x in v[7:] if x]}))
-    return show
+            "expansions": [x for x in v[7:] if x]})
+    return Opens(app, make)
 
 
 def _bonus(app, p):
-    def show():
-        app.show(Form(app, "Bonus " + app.session.players[p], [count_field("points", 0, 999)],
-                      build=lambda v: {"e": "bonus", "p": p, "points": v[0]}))
-    return show
+    return Opens(app, lambda: Form(app, "Bonus " + app.session.players[p], [count_field("points", 0, 999)],
+                                   build=lambda v: {"e": "bonus", "p": p, "points": v[0]}))
 
 
 def name(category):

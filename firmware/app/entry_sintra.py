@@ -6,7 +6,7 @@ Fields offer only values the rules accept (open windows, a bonus that fits the k
 from rules_core.sintra import COLOURS
 from rules_core.games import game
 from app.ui import Menu
-from app.form import Form, Field, count_field
+from app.form import Form, Field, Opens, count_field
 from app import colours
 
 UNVERIFIED = game("sintra").unverified  # glass colour names the rulebook does not give
@@ -82,15 +82,15 @@ def _first(app, p):
 
 
 def _window(app, p):
-    def show():
+    def make():
         s = app.session
         keep = [(colours.label(c, UNVERIFIED), c) for c in COLOURS]
         fields = [Field("window", [(str(c), c) for c in s.rules.open_windows(p)]),
                   Field("keep", keep),
                   count_field("bonus", 0, 5)]
         fields[2].follows = True
-        app.show(WindowForm(app, p, fields))
-    return show
+        return WindowForm(app, p, fields)
+    return Opens(app, make)
 
 
 class WindowForm(Form):
@@ -120,17 +120,17 @@ class WindowForm(Form):
 
 
 def _broken(app, p):
-    def show():
+    def make():
         s = app.session
-        app.show(Form(app, "Broken " + s.players[p], [count_field("glass", 1, s.rules.max_broken)],
-                      build=lambda v: {"e": "broken", "p": p, "n": v[0]}))
-    return show
+        return Form(app, "Broken " + s.players[p], [count_field("glass", 1, s.rules.max_broken)],
+                    build=lambda v: {"e": "broken", "p": p, "n": v[0]})
+    return Opens(app, make)
 
 
 def _leftover(app, p):
-    def show():
+    def make():
         s = app.session
         hi = 4 * len(s.rules.open_windows(p))
-        app.show(Form(app, "Leftover " + s.players[p], [count_field("glass", 0, hi)],
-                      build=lambda v: {"e": "leftover", "p": p, "n": v[0]}))
-    return show
+        return Form(app, "Leftover " + s.players[p], [count_field("glass", 0, hi)],
+                    build=lambda v: {"e": "leftover", "p": p, "n": v[0]})
+    return Opens(app, make)

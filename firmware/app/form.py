@@ -2,7 +2,8 @@
 
 Loaded with the screens that use them (the entry screens, the Settings, a game's own set-up
 steps), not by the main menu or the final standings: 3-4 KB of a board's heap. In idle
-frames a form on its save row does the save's work ahead (Form.ahead).
+frames a form on its save row does the save's work ahead (Form.ahead), and an entry menu
+makes the form under its cursor (Opens).
 """
 from hal.keys import UP, DOWN, LEFT, RIGHT, OK, BACK, CODE_MASK
 from app.ui import ListScreen
@@ -296,3 +297,30 @@ class Count(Field):
 def count_field(label, lo, hi, value=None):
     """A number field lo..hi starting at `value` (default lo)."""
     return Count(label, Numbers(lo, hi), (value - lo) if value is not None else 0)
+
+
+class Opens:
+    """A menu item's callback that shows the screen make() returns (an entry's form). While
+    the cursor rests on the item the entry menu's idle frames make it (EntryMenu.ahead: the
+    object only, its first frame is drawn by the press), and the press shows the one made
+    if no event was entered since (the state it read is the game's)."""
+
+    def __init__(self, app, make):
+        self.app = app
+        self.make = make
+        self.made = None      # the screen made ahead (False: making it failed), for the
+        self.entered = -1     # app's entered-th event
+
+    def ahead(self):
+        try:
+            self.made = self.make()
+            self.entered = self.app.entered
+        except Exception:  # (MemoryError) its press makes it, and says what went wrong
+            self.made = False
+
+    def __call__(self):
+        screen = self.made
+        self.made = None
+        if not screen or self.entered != self.app.entered:
+            screen = self.make()
+        self.app.show(screen)
