@@ -114,6 +114,14 @@ class LedView:
                 self.take(self.ahead(s, s.pending()), s, entered)
             w = self.seats  # the frame is the player LEDs as they are
         else:
+            made = self.chased if chase and not (idle == BLANK or flashing) else None
+            if made is not None:  # the chase's first frame, made ahead (chases()): put whole
+                self.chased = None
+                w, frame = made[(now // _CHASE_MS) % 3]
+                self.leds.put(frame)
+                self.shown[:] = w
+                self.leds.show()
+                return
             w = self.want
             # the wall sets its 25 LEDs itself (the matrix shows it when no other case does)
             walled = s is not None and not (idle == BLANK or flashing or chase)
@@ -127,16 +135,7 @@ class LedView:
                 for i in range(self.count):
                     w[i] = red
             elif chase:
-                phase = (now // _CHASE_MS) % 3
-                made = self.chased
-                if made is not None:  # the first frame, made ahead (chases())
-                    self.chased = None
-                    w, frame = made[phase]
-                    self.leds.put(frame)
-                    self.shown[:] = w
-                    self.leds.show()
-                    return
-                self._chase(w, phase, won)
+                self._chase(w, (now // _CHASE_MS) % 3, won)
             elif walled:  # the Azul wall the screen shows: 25 colour names or None, row by row
                 full = self.full
                 for i in range(25):
