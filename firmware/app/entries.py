@@ -7,8 +7,7 @@ own (the variants in its STEPS) options(app, variant, step, start): step(title, 
 one as a menu, and the last one's choices are start(options for the record header). An
 entry's callback that opens a form is an Opens: the menu makes the form in its idle frames.
 """
-from app.ui import Menu
-from app.form import Confirm, Opens
+from app.form import Confirm, EntryMenu, Opens
 
 
 def module(game):
@@ -26,23 +25,6 @@ def open(app):
     if s.can_redo():
         items.append(("Redo", app.redo))
     app.show(EntryMenu(app, "Round %d" % s.round, items))
-
-
-class EntryMenu(Menu):
-    """The round's entries: the form of the one under the cursor made in idle frames."""
-
-    def ahead(self):
-        """The screen of the item under the cursor made (Opens), once; the one made for an
-        item the cursor left dropped (the menu holds one form: 1-3 KB)."""
-        items = self.items
-        for i in range(len(items)):
-            cb = items[i][1]
-            if type(cb) is Opens:
-                if i != self.cursor:
-                    cb.made = None
-                elif cb.made is None:
-                    cb.ahead()
-        return False
 
 
 def end_round(app):
