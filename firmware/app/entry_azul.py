@@ -27,7 +27,8 @@ def first_menu(app, order):
     """Who took the first-player marker: the players who can, then each one who cannot and
     why (the marker goes on the floor, so a wall entered with floor 0 rules a player out)."""
     s = app.session
-    items = [(s.players[p], Enters(app, {"e": "first", "p": p})) for p in order if _legal(s, {"e": "first", "p": p})]
+    items = [(s.players[p], Enters(app, {"e": "first", "p": p}))
+             for p in order if _legal(s, {"e": "first", "p": p})]  # type: list
     for p in order:
         if not _legal(s, {"e": "first", "p": p}):
             items.append(("%s: floor 0" % s.players[p], lambda: app.refuse("the marker needs a floor slot")))

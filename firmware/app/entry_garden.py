@@ -34,7 +34,7 @@ def options(app, variant, step, start):
 def actions(app):
     s = app.session
     r = s.rules
-    items = []
+    items = []  # type: list
     for p in r.to_pass():
         if r.can_buy(p):
             items.append(("Buy %s" % s.players[p], Enters(app, {"e": "buy", "p": p})))

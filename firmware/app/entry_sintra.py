@@ -66,7 +66,7 @@ def start_tile_menu(app, order):
     is not and why (round VI: a player whose leftover glass is entered has finished)."""
     s = app.session
     r = s.rules
-    items = [(s.players[p], Enters(app, {"e": "first", "p": p})) for p in order if r.in_play(p)]
+    items = [(s.players[p], Enters(app, {"e": "first", "p": p})) for p in order if r.in_play(p)]  # type: list
     for p in order:
         if not r.in_play(p):
             items.append(("%s: done" % s.players[p], lambda: app.refuse("leftover glass entered: done")))
