@@ -45,7 +45,7 @@ def test_exception_in_draw_is_shown_logged_and_the_game_kept(tmp_path):
     d.wait()  # the message times out; the scoreboard is back and keys work again
     assert not any(t.startswith("error") for t in d.app.text())
     d.press(OK)
-    assert type(d.screen).__name__ == "Menu"
+    assert type(d.screen).__name__ == "EntryMenu"
 
 
 def test_two_crashes_append_two_log_lines(tmp_path):
