@@ -78,7 +78,6 @@ class Records:
         ValueError: refused by the rules (nothing written). OSError: not saved (the file is
         as before the call). Either way the session is unchanged.
         """
-        from rules_core.record import dumps
         e = ev.get("e") if type(ev) is dict else None
         # the state after ev: checked here (or by the screen), taken by the session once on flash
         if e == "undo" or e == "redo":
@@ -87,7 +86,10 @@ class Records:
                 raise RuleError("nothing to " + e)
         elif e != "note" and after is None:
             after = session.trial(ev)
-        text = line or dumps(ev)
+        text = line
+        if not text:  # (a line made ahead, undo's and redo's: the writer is not imported for it)
+            from rules_core.record import dumps
+            text = dumps(ev)
         start = self.storage.append_line(paths.CURRENT, text, create=False)
         try:
             session.add(ev, text, after)
