@@ -12,11 +12,12 @@ record back (its `reread`) for what it no longer holds. Times:
   undo_ms     one undo at the end of the game (it reopens the last round), best of --repeat
   redo_ms     the redo that follows it
   undo2_ms    two undos in a row at the end: the second one (the last round's last entry)
-              finds no kept state left (app.current) and resumes the game
-              from the record
+              refolds the round from the older kept state (app.current)
   undos       UNDOS undos in a row from the end of the game (a few rounds back): their
               median and slowest ms (undos_median_ms, undos_max_ms); the slowest is one
-              that finds no kept state left and resumes the game from the record
+              that finds both kept states taken and folds the older one from the record
+This bench runs no idle frames: on the device ReadBack.ahead() does that work between
+presses (the App's, measured by bench/pico.py --presses BACK+LONG,...).
 Prints one JSON line (plus the interpreter). Runs under MicroPython (unix port and a board:
 copy rules_core, app/current.py and the record, run it from the folder that holds them), so arguments are
 parsed by hand and time comes from ticks_us there.
