@@ -555,6 +555,50 @@ def test_an_undo_from_the_final_standings_shows_the_scoreboard_made_and_drawn_ah
     assert not any(m is plain.undone for m in plain.made)
 
 
+@pytest.mark.parametrize("game", ["azul", "5211"])
+def test_undos_in_a_row_after_idle_frames_show_what_undos_without_them_do(tmp_path, game):
+    """Undoing a finished game back over several round ends: between undos the idle frames
+    fold the state the next undo takes and the older round-end state (ReadBack.ahead), and
+    the undos take them (no undo after the first reads the record back): every undo shows
+    the frame and LEDs, and writes the record, that undos without idle frames give, and the
+    game after each is a fresh replay of its record's."""
+    from rules_core import engine5211
+    idle, plain = IdleDriver(tmp_path / "idle", True), IdleDriver(tmp_path / "plain", False)
+    for d in (idle, plain):
+        if game == "azul":
+            header, events = azul_engine.random_game(2, 5, "grey")[:2]
+            d.new_game("Azul", "grey", 2)
+            play_azul(d, header, events)
+        else:
+            events = engine5211.random_game(3, 4, "standard")[1]
+            d.new_game("5211", "standard", 3)
+            play_5211(d, events, 3)
+        assert type(d.screen).__name__ == "Final"
+        d.undone = []
+        start = d.app.session.round
+        s = d.app.session
+        d.reads = 0
+        reread = s.reread
+
+        def counted(d=d, reread=reread):
+            d.reads += 1
+            return reread()
+        s.reread = counted
+        d.in_press = 0  # reads of the record in the undos' presses
+        for _ in range(min(24, len(s._done) - 1)):
+            while d.idle and d.app.ahead():  # (the idle frames before the undo, not in it)
+                pass
+            reads = d.reads
+            d.press(BACK | LONG)
+            d.in_press += d.reads - reads
+            assert type(d.screen).__name__ == "Scoreboard" and "undone:" in " ".join(d.app.text()[-2:])
+            d.undone.append(d.screen)
+            assert replay(d.record())[0].result() == d.app.session.result()
+        assert d.app.session.round <= start - 2  # round ends undone on the way
+    assert idle.frames == plain.frames and idle.record() == plain.record()
+    assert idle.in_press == 0 and plain.in_press > 0 and idle.reads > 0
+
+
 @pytest.mark.parametrize("game", ["sintra", "garden"])
 def test_a_game_started_after_idle_frames_shows_and_writes_what_one_without_them_does(tmp_path, game):
     """The idle frames on the last set-up step make the new game's header line and session

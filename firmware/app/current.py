@@ -207,8 +207,9 @@ class ReadBack(Session):
             self._work = _DONE
         f = self._fold
         if f is None:
-            if self.reread is None or self._older is not None or not self._done.lo:
-                return False
+            if self.reread is None or self._older is not None or not (
+                    self._done.lo or self._mark is not None and (self._undone or self.rules.finished)):
+                return False  # (all lines held and not undoing: the undo refolds, if it comes)
             f = self._fold = self._fold_record()
         if f is not _DONE:
             if _frame(f):
