@@ -6,7 +6,8 @@ with one free column comes with it); the floor offers 0..7 (from 1 if the player
 marker). Legality is the rules' own: a value is offered when session.preview accepts it.
 """
 from rules_core.azul import COLOURS, TILES_PER_COLOUR, wall_column
-from app.form import Form, Field, EntryMenu, Enters, Opens, count_field
+from app.ui import Menu
+from app.form import Form, Field, Opens, count_field
 from app import colours
 
 
@@ -27,12 +28,11 @@ def first_menu(app, order):
     """Who took the first-player marker: the players who can, then each one who cannot and
     why (the marker goes on the floor, so a wall entered with floor 0 rules a player out)."""
     s = app.session
-    items = [(s.players[p], Enters(app, {"e": "first", "p": p}))
-             for p in order if _legal(s, {"e": "first", "p": p})]  # type: list
+    items = [(s.players[p], _first(app, p)) for p in order if _legal(s, {"e": "first", "p": p})]
     for p in order:
         if not _legal(s, {"e": "first", "p": p}):
             items.append(("%s: floor 0" % s.players[p], lambda: app.refuse("the marker needs a floor slot")))
-    return EntryMenu(app, "First marker", items)
+    return Menu(app, "First marker", items)
 
 
 def _legal(s, ev):
@@ -41,6 +41,13 @@ def _legal(s, ev):
         return True
     except ValueError:
         return False
+
+
+def _first(app, p):
+    def enter():
+        if app.enter({"e": "first", "p": p}):
+            app.home()
+    return enter
 
 
 def _wall(app, p):

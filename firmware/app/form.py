@@ -124,7 +124,20 @@ class Form(ListScreen):
         then writes the line and shows that screen (a press that comes first does the rest
         itself)."""
         a = self._prepared() if self.cursor == len(self.fields) else None  # (a settings form has none)
-        return a is not None and save_ahead(self.app, a, self.build(a[1]))
+        if a is None:
+            return False
+        app = self.app
+        if a[2] is None:
+            a[2] = app.session.trial(self.build(a[1]))
+        elif a[3] is None:
+            from rules_core.record import dumps
+            a[3] = dumps(self.build(a[1]))
+        elif a[4] is None:
+            a[4] = app.home_screen(a[2])
+        else:
+            app.cv.ahead(a[4])
+            return False
+        return True
 
     def _turn(self, i, step, explain=False):
         """Move field i to its next legal value, adjusting a later `follows` field if that
@@ -286,67 +299,23 @@ def count_field(label, lo, hi, value=None):
     return Count(label, Numbers(lo, hi), (value - lo) if value is not None else 0)
 
 
-def save_ahead(app, a, ev):
-    """A piece of the work of a save of ev, into a = [the session's state, the values, the
-    state after ev, its record line, the screen home() shows then] (None: not made yet);
-    True while more is left. The screen's first frame is drawn last (Canvas.ahead)."""
-    if a[2] is None:
-        a[2] = app.session.trial(ev)
-    elif a[3] is None:
-        from rules_core.record import dumps
-        a[3] = dumps(ev)
-    elif a[4] is None:
-        a[4] = app.home_screen(a[2])
-    else:
-        app.cv.ahead(a[4])
-        return False
-    return True
-
-
 class EntryMenu(Menu):
-    """A menu of entries: the work of the one under the cursor done in idle frames, a piece
-    a frame (an Opens makes its form, an Enters its save's work); what was made for an item
-    the cursor left is dropped (the menu holds one item's: 1-5 KB)."""
+    """The round's entries: the form of the one under the cursor made in idle frames
+    (Opens); the one made for an item the cursor left dropped (the menu holds one: 1-3 KB).
+    (An entry made in one press, as who took the first-player marker, is not prepared
+    ahead: its save's work chained with a collection in the 100 ms before a press made
+    that press wait.)"""
 
     def ahead(self):
         items = self.items
-        more = False
         for i in range(len(items)):
             cb = items[i][1]
-            if type(cb) is Opens or type(cb) is Enters:
+            if type(cb) is Opens:
                 if i != self.cursor:
                     cb.made = None
                 else:
-                    more = cb.ahead()
-        return more
-
-
-class Enters:
-    """A menu item's callback that enters ev and shows the game's screen (who took the
-    first-player marker, a purchase): while the cursor rests on it, the save's work is done
-    in idle frames as on a form's save row (save_ahead), and the press writes the line and
-    shows that screen (a press that comes first does the rest itself)."""
-
-    def __init__(self, app, ev):
-        self.app = app
-        self.ev = ev
-        self.made = None  # save_ahead's list, for the session's state made[0]
-
-    def ahead(self):
-        a = self.made
-        if a is None or a[0] is not self.app.session.rules:
-            a = self.made = [self.app.session.rules, None, None, None, None]
-        return save_ahead(self.app, a, self.ev)
-
-    def __call__(self):
-        app = self.app
-        a = self.made
-        self.made = None
-        if a is not None and a[0] is not app.session.rules:
-            a = None
-        if app.enter(self.ev, a and a[2], a and a[3]):
-            # the session took a[2] when given one: a[4] was made for that state
-            app.home(a and a[4])
+                    cb.ahead()
+        return False
 
 
 class Opens:
@@ -368,7 +337,6 @@ class Opens:
                 self.entered = self.app.entered
             except Exception:  # (MemoryError) its press makes it, and says what went wrong
                 self.made = False
-        return False
 
     def __call__(self):
         screen = self.made
