@@ -7,7 +7,7 @@ own (the variants in its STEPS) options(app, variant, step, start): step(title, 
 one as a menu, and the last one's choices are start(options for the record header). An
 entry's callback that opens a form is an Opens: the menu makes the form in its idle frames.
 """
-from app.form import Confirm, EntryMenu, Opens
+from app.form import Confirm, EntryMenu
 
 
 def module(game):
@@ -19,7 +19,7 @@ def open(app):
     s = app.session
     items = module(s.game).actions(app)
     if not s.pending():
-        items.append(("End round %d" % s.round, Opens(app, lambda: end_round(app))))
+        items.append(("End round %d" % s.round, lambda: end_round(app)))
     if s.can_undo():
         items.append(("Undo", app.undo))
     if s.can_redo():
@@ -28,4 +28,4 @@ def open(app):
 
 
 def end_round(app):
-    return Confirm(app, "End round %d" % app.session.round, {"e": "end_round"})
+    app.show(Confirm(app, "End round %d" % app.session.round, {"e": "end_round"}))

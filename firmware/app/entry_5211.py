@@ -2,7 +2,7 @@
 cards still in the deck; in the long variant, a new deck when the pile ran out.
 """
 from rules_core.game5211 import COLOURS
-from app.form import Form, Field, Confirm, Opens
+from app.form import Form, Field, Confirm
 from app import colours
 
 
@@ -48,11 +48,11 @@ class Reveal(Form):
 def _new_deck(app):
     """Confirmed as a round's end is: its check, line and scoreboard are made while the
     confirmation shows (Form.ahead), not all in the press that enters it."""
-    return Opens(app, lambda: Confirm(app, "New deck", {"e": "new_deck"}))
+    return lambda: app.show(Confirm(app, "New deck", {"e": "new_deck"}))
 
 
 def _play(app, p):
-    def make():
+    def show():
         r = app.session.rules
         left = r.cards_left()
         kinds = [0] + [i * 6 + v for i in range(5) for v in range(1, 7) if left[(COLOURS[i], v)]]
@@ -64,6 +64,6 @@ def _play(app, p):
             for cv in values:
                 if cv and values.count(cv) > left[(cv[0], cv[1])]:
                     raise ValueError("no %s left" % card_text(cv[0], cv[1]))
-        return Reveal(app, "%s %s" % (app.session.players[p], seen), fields, legal=legal,
-                      build=lambda v: {"e": "play", "p": p, "cards": [cv for cv in v if cv]})
-    return Opens(app, make)
+        app.show(Reveal(app, "%s %s" % (app.session.players[p], seen), fields, legal=legal,
+                      build=lambda v: {"e": "play", "p": p, "cards": [cv for cv in v if cv]}))
+    return show
