@@ -523,24 +523,29 @@ def test_an_entry_menu_makes_the_form_under_its_cursor_in_idle_frames(tmp_path):
     assert type(d.screen).__name__ == "WallForm" and d.screen is not made
 
 
+def play_to_final(d, game):
+    """A random 2-player Azul grey or 3-player 5211 game played to its final standings."""
+    from rules_core import engine5211
+    if game == "azul":
+        header, events = azul_engine.random_game(2, 5, "grey")[:2]
+        d.new_game("Azul", "grey", 2)
+        play_azul(d, header, events)
+    else:
+        events = engine5211.random_game(3, 4, "standard")[1]
+        d.new_game("5211", "standard", 3)
+        play_5211(d, events, 3)
+    assert type(d.screen).__name__ == "Final"
+
+
 @pytest.mark.parametrize("game", ["azul", "5211"])
 def test_an_undo_from_the_final_standings_shows_the_scoreboard_made_and_drawn_ahead(tmp_path, game):
     """The final standings' idle frames make the scoreboard an undo of the last round end
     shows, and its first frame (Final.ahead, App.undo_ahead): the undo shows that one, drawn
     once, with the frame, LEDs and record an undo without idle frames gives; the game then
     goes on (its entry menu, its last round ended again)."""
-    from rules_core import engine5211
     idle, plain = IdleDriver(tmp_path / "idle", True), IdleDriver(tmp_path / "plain", False)
     for d in (idle, plain):
-        if game == "azul":
-            header, events = azul_engine.random_game(2, 5, "grey")[:2]
-            d.new_game("Azul", "grey", 2)
-            play_azul(d, header, events)
-        else:
-            events = engine5211.random_game(3, 4, "standard")[1]
-            d.new_game("5211", "standard", 3)
-            play_5211(d, events, 3)
-        assert type(d.screen).__name__ == "Final"
+        play_to_final(d, game)
         d.press(BACK | LONG)
         assert type(d.screen).__name__ == "Scoreboard" and d.app.text()[-2:] == ["undone:", "end_round"]
         d.undone = d.screen
@@ -562,18 +567,9 @@ def test_undos_in_a_row_after_idle_frames_show_what_undos_without_them_do(tmp_pa
     the undos take them (no undo after the first reads the record back): every undo shows
     the frame and LEDs, and writes the record, that undos without idle frames give, and the
     game after each is a fresh replay of its record's."""
-    from rules_core import engine5211
     idle, plain = IdleDriver(tmp_path / "idle", True), IdleDriver(tmp_path / "plain", False)
     for d in (idle, plain):
-        if game == "azul":
-            header, events = azul_engine.random_game(2, 5, "grey")[:2]
-            d.new_game("Azul", "grey", 2)
-            play_azul(d, header, events)
-        else:
-            events = engine5211.random_game(3, 4, "standard")[1]
-            d.new_game("5211", "standard", 3)
-            play_5211(d, events, 3)
-        assert type(d.screen).__name__ == "Final"
+        play_to_final(d, game)
         d.undone = []
         start = d.app.session.round
         s = d.app.session
