@@ -34,14 +34,12 @@ _US = getattr(time, "ticks_us", None)  # None where time has no microseconds: pi
 
 def _step(work):
     """One piece of a fold (a generator: a line sorted or an event folded); False once it
-    is done, or given up: a record changed behind the session, or no room for the fold
-    (the undo does the work then)."""
+    is done, or given up: a record changed behind the session or unreadable, or no room for
+    the fold (the undo does the work then). Any other error is a bug and is raised."""
     try:
         next(work)
         return True
-    except StopIteration:
-        return False
-    except Exception:
+    except (StopIteration, ValueError, OSError, MemoryError):  # (RecordError is a ValueError)
         return False
 
 
