@@ -7,8 +7,9 @@ rules_core.session.rules_class; the rules modules import this table, never the r
 The table is four str rows, and an entry (Game) is built from its row when asked for: a
 module's data stays on the heap as long as the module, and four entries held as objects
 with their tuples cost a board 2 KB more than the text (tests/test_micropython.py's replay
-budget). A Pico builds an entry in about 1.3 ms: game() keeps the one asked for last (a
-game's start asks for it several times), and modules() reads the rows without building.
+budget). A Pico builds an entry in about 1.3 ms: the device keeps its game's (keep(): a
+game's start, its screens and an undo's refold ask for it many times), a replay keeps none
+(0.4-0.6 KB of a board's heap), and modules() reads the rows without building.
 """
 from rules_core import RecordError
 
@@ -22,7 +23,7 @@ _ROWS = (
     "yes|lightgreen,darkgreen,lilac,purple,plant,lily",
     "5211|rules_core.game5211.Rules5211|5211|5211|standard,long|standard,long (to 50)|2-5|no|",
 )
-_last = None  # the entry game() built last
+_kept = None  # the device's game's entry (keep()), which game() returns without building
 
 
 class Game:
@@ -68,16 +69,22 @@ def modules():
 
 def game(key):
     """The entry of a record's "game" (any JSON value: a list or a dict is simply unknown)."""
-    global _last
-    if _last is not None and _last.key == key:
-        return _last
+    if _kept is not None and _kept.key == key:
+        return _kept
     if type(key) is str:
         for row in _ROWS:
             if row.startswith(key + "|"):
-                _last = Game(row)
-                return _last
+                return Game(row)
     keys = []
     for g in games():
         keys.append(g.key)
     keys.sort()
     raise RecordError("unknown game %r (one of %s)" % (key, ", ".join(keys)))
+
+
+def keep(key):
+    """game(key), kept until another is: the device's game in play (its set-up, its
+    session's checks and screens) then builds no other."""
+    global _kept
+    _kept = game(key)
+    return _kept

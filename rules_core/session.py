@@ -216,10 +216,9 @@ class Session:
     def __init__(self, header):
         self.header = parse_header(header)
         self.game = self.header["game"]
-        self.info = game(self.game)  # the game's registry entry: names, has_start_player
         self.variant = self.header["variant"]
         self.players = self.header["players"]
-        self._cls = rules_class(self.info)
+        self._cls = rules_class(game(self.game))
         self.rules = self._fresh()
         self._done = Lines()  # effective events as JSON text, oldest first (notes included: undo can cancel them)
         self._undone = []  # redo stack (JSON text); any new event clears it
@@ -304,9 +303,14 @@ class Session:
         current round still needs before end_round: [(event, player), ...]) are the rules'
         (one method here instead of a property each: each costs a board's heap). result()
         and status(), which only host tools ask, are a rules_core.outcome.Report's, imported
-        then: a board never loads them."""
+        then: a board never loads them. info, the game's registry entry (names,
+        has_start_player), which only screens ask, is kept from the first ask: a replay
+        keeps none."""
         if name == "rules":  # not made yet (in __init__): no lookup of itself forever
             raise AttributeError(name)
+        if name == "info":
+            self.info = game(self.game)
+            return self.info
         if name == "result" or name == "status":
             from rules_core.outcome import Report
             return getattr(Report(self), name)

@@ -11,7 +11,7 @@ the last step, the game the choice under the cursor starts is made in idle frame
 header line, session and scoreboard: Start, ready()), so its press only files the previous
 game, puts the header on flash and shows the scoreboard; a choice changed meanwhile lets it go.
 """
-from rules_core.games import game, games
+from rules_core.games import games, keep
 from app.ui import Menu
 from app import colours
 
@@ -35,7 +35,7 @@ def start(app):
     cfg = {}
 
     def pick_game(key):
-        g = cfg["game"] = game(key)
+        g = cfg["game"] = keep(key)  # (the game's start and screens ask for it again)
         app.expect(needs(g))
         step("Variant", [(g.labels[i], _bind(pick_variant, g.variants[i])) for i in range(len(g.variants))])
 
