@@ -12,7 +12,7 @@ Board data (rulebook seeds 002 zh-TW / 003 ja; digest shared/rules/azul.md):
 A wall is a 25-bit mask, bit r*5+c for row r, column c (0-based); `cells` keeps the colour
 of every cell (the grey wall has no printed colours).
 """
-from rules_core.base import Rules, player, check_int, int_field
+from rules_core.games import Rules, player, check_int, int_field
 from rules_core import RecordError, RuleError, const
 
 COLOURS = ("blue", "yellow", "red", "black", "white")

@@ -1,7 +1,7 @@
 """5211 (Azul special edition, 2024) scoring and record validation (rulebook, seed 004)."""
 # A `play` is one reveal: 2 cards, then 1, then 1. `round` counts rounds within the deck;
 # round_scores are the totals when each round closed. Messages number players from 1.
-from rules_core.base import Rules, player
+from rules_core.games import Rules, player
 from rules_core import RecordError, RuleError, const
 
 COLOURS = ("green", "yellow", "blue", "orange", "teal")

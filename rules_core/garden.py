@@ -35,7 +35,7 @@
 # group_score(category, values) (a group's points as it is typed). round_score takes "matches"
 # on the standard side and "points" on the variant side (self.variant).
 # Kept small: MicroPython compiles this file on a 64 KB heap in the tests.
-from rules_core.base import Rules, player, check_ints, int_field
+from rules_core.games import Rules, player, check_ints, int_field
 from rules_core import RecordError, RuleError, const
 
 _START_SCORE = const(15)      # 遊戲設置

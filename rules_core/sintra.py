@@ -24,7 +24,7 @@
 # in_play(p), start_tile_taken().
 # Kept small, with comments instead of docstrings: MicroPython compiles this file from
 # source on a 64 KB heap in the tests.
-from rules_core.base import Rules, player, check_ints, int_field
+from rules_core.games import Rules, player, check_ints, int_field
 from rules_core import RecordError, RuleError, const
 
 # Glass colours: pink, orange, yellow are named in the rulebook; green and blue are working

@@ -77,7 +77,7 @@ def copy_data(v):
 
 def clone(rules):
     """An independent copy of a rules state (an entry checked ahead, the kept round-end
-    state): here, not in rules_core.base, since only the device copies one (a replay loads
+    state): here, not in the rules base (rules_core.games), since only the device copies one (a replay loads
     none of it). Made without __init__ (MicroPython has no __dict__.update: attributes are
     set one by one); what Rules.NESTED names is copied all the way down."""
     new = object.__new__(type(rules))

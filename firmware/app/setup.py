@@ -21,10 +21,10 @@ OWN_STEPS = {"sintra": ("app.sintra_board",)}
 
 def needs(g):
     """The modules the presses from the choice of game g to its scoreboard's entry menu
-    import, leaves first: the rules (base, then the game's), the forms and its entry screens
-    (whose options() run its own set-up steps), the record and the session (App.new_game), the
-    entry menu and the scoreboard."""
-    return (("rules_core.base", g.module, "app.form", "app.entry_" + g.key) + OWN_STEPS.get(g.key, ())
+    import, leaves first: the game's rules (the registry and the rules base came with the
+    game menu), the forms and its entry screens (whose options() run its own set-up steps),
+    the record and the session (App.new_game), the entry menu and the scoreboard."""
+    return ((g.module, "app.form", "app.entry_" + g.key) + OWN_STEPS.get(g.key, ())
             + ("rules_core.record", "rules_core.session", "app.current", "app.entries", "app.scoreboard"))
 
 
