@@ -3,9 +3,12 @@ comparing the frame buffer against `sent`, a copy of what the display RAM holds.
 
 Per 8-pixel page, the first and last 16-column chunk (two characters of the 8x8 font)
 that differ bound the columns sent, through the controller's page/column window
-(horizontal addressing, as the driver sets up). Consecutive pages that changed over the
-same chunks (across the whole width, or a list's rows of one length) share one window, a
-data transfer each: a window costs 8 bytes of the bus and a Pico ~0.1 ms more. A cursor move then costs two pages
+(horizontal addressing, as the driver sets up); where the two middle chunks are the same,
+the page goes as two windows, either side of the unchanged chunks around them (a list
+row whose rank and score changed but not its name: the final standings against the
+scoreboard). Consecutive pages that changed over the same chunks (across the whole width,
+or a list's rows of one length) share their windows, a data transfer each: a window costs
+8 bytes of the bus and a Pico ~0.1 ms more. A cursor move then costs two pages
 (~270 bytes of I2C), a changed digit a few dozen, an unchanged frame nothing; a frame
 changed everywhere what the driver's show() costs (1,048 bytes on the bus against its 1,044).
 
@@ -89,11 +92,13 @@ class SSD1306Delta(SSD1306_I2C):
         self._whole = True  # until the last transfer is done: one cut short leaves the RAM unknown
         if whole:
             self.i2c.writeto(self.addr, _NOPS)
-        run = 0  # pages changed over chunks ra..rb, waiting to go as one window
-        ra = rb = 0
+        m = n // 2  # chunks m - 1 and m: the middle of a page
+        run = 0  # pages changed over chunks ra..rb (less rc + 1..rd - 1), waiting to go as one window (two)
+        ra = rb = rc = rd = 0
         for p in range(np):
             a = -1  # first changed chunk of page p (-1: none), b the last
             b = last
+            c = d = -1  # (split) the last changed chunk left of the middle, the first right of it
             if whole:
                 a = 0
             elif pages[p] != pages[np + p]:
@@ -104,16 +109,33 @@ class SSD1306Delta(SSD1306_I2C):
                     a += 1
                 while chunks[b] == chunks[n + b]:
                     b -= 1
-            if run and (a != ra or b != rb):
-                self._send_run(p - run, run, ra, rb)
+                if a < m - 1 and b > m and chunks[m - 1] == chunks[n + m - 1] and chunks[m] == chunks[n + m]:
+                    c = m - 2
+                    while chunks[c] == chunks[n + c]:
+                        c -= 1
+                    d = m + 1
+                    while chunks[d] == chunks[n + d]:
+                        d += 1
+            if run and (a != ra or b != rb or c != rc or d != rd):
+                self._send_runs(p - run, run, ra, rb, rc, rd)
                 run = 0
             if a >= 0:
                 ra = a
                 rb = b
+                rc = c
+                rd = d
                 run += 1
         if run:
-            self._send_run(np - run, run, ra, rb)
+            self._send_runs(np - run, run, ra, rb, rc, rd)
         self._whole = False
+
+    def _send_runs(self, p0, k, a, b, c, d):
+        """Chunks a..b of pages p0 .. p0+k-1, as chunks a..c and d..b where c >= 0."""
+        if c < 0:
+            self._send_run(p0, k, a, b)
+        else:
+            self._send_run(p0, k, a, c)
+            self._send_run(p0, k, d, b)
 
     def _send_window(self, p0, p1, x0, x1):
         win = self._window
