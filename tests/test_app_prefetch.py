@@ -99,10 +99,15 @@ elif game == "azul":
     if mode == "undo":  # from the final standings: undo, then the scoreboard's OK
         log["final_holds"] = sorted(m for m in ours() if m.startswith(("app.entr", "app.form")))
         log["pressed"] = []
+        log["prefetched"] = []
         d.press(games.BACK | games.LONG)
         log["undone_to"] = type(d.screen).__name__
         d.press(games.OK)
         log["opened"] = d.screen.title
+    elif mode == "file":  # the final standings' OK files the game: the main menu
+        d.press(games.OK)
+        log["filed_to"] = type(d.screen).__name__
+        log["menu_holds"] = sorted(m for m in ours() if m.startswith(("app.entr", "app.form")))
 elif game == "5211":
     d.new_game("5211", "standard", 4)
     games.play_5211(d, events, 4)
@@ -154,16 +159,18 @@ def test_leaving_the_new_game_steps_drops_what_was_imported_ahead(tmp_path):
     assert got["held"] == [] and got["wanted"] == []
 
 
-def test_final_standings_hold_no_entry_screens_and_an_undo_imports_them_ahead(tmp_path):
-    """The main menu and the final standings enter nothing: their heap holds no forms and no
-    entry screens. An undo from the final standings brings back the scoreboard, whose idle
-    frames import them again: its OK opens the entry menu without an import."""
+def test_final_standings_keep_the_entry_screens_for_an_undo_and_filing_drops_them(tmp_path):
+    """The final standings keep the game's entry screens: an undo from there brings back
+    the scoreboard, and neither it, its idle frames nor the scoreboard's OK, which opens the
+    entry menu, imports a module. The main menu enters nothing: the OK that files the game
+    drops them (as boot holds none)."""
     got = run(tmp_path, "azul", "undo")
     assert "app.form" not in got["boot_holds"] and "app.ui" in got["boot_holds"]
-    assert got["final_holds"] == []
+    assert got["final_holds"] == ["app.entries", "app.entry_azul", "app.form"]
     assert got["undone_to"] == "Scoreboard" and got["opened"].startswith("Round ")
-    assert {"app.form", "app.entries", "app.entry_azul"} <= set(got["prefetched"])
-    assert got["pressed"] == []
+    assert got["prefetched"] == [] and got["pressed"] == []
+    filed = run(tmp_path, "azul", "file")
+    assert filed["filed_to"] == "MainMenu" and filed["menu_holds"] == []
 
 
 def test_the_main_menu_imports_ahead_what_the_item_under_its_cursor_imports(tmp_path):

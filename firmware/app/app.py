@@ -82,8 +82,8 @@ def other_games(game):
 
 def entry_screens(game):
     """What a game's entry menu imports (its scoreboard's OK), leaves first: the forms, the
-    menu, the game's entry screens. Held while the game is played, not by its final
-    standings (an undo from there imports them again ahead)."""
+    menu, the game's entry screens. Held while the game is played and by its final standings
+    (an undo from there imports nothing: App.ahead), dropped when the game is filed."""
     return ("app.form", "app.entries", "app.entry_" + game)
 
 
@@ -189,6 +189,7 @@ class App:
         self.wanted = []  # modules the next presses will import, in order (expect)
         self.fetched = []  # those prefetch() imported that no game holds yet
         self.trim = False  # a game was filed: the history is trimmed to its size (ahead())
+        self.kept = None  # a finished game's entry screens: () asked for, [loaded()] held (ahead())
         try:
             storage.ensure_dir(paths.DATA_DIR)
         except OSError as e:
@@ -259,6 +260,9 @@ class App:
             self.refuse("not filed: " + why(e))
             return False
         self.session = None
+        if self.kept:  # its final standings held its entry screens (collected between presses)
+            drop(self.kept, False)
+        self.kept = None
         return True
 
     def enter(self, ev, after=None, line=None):
@@ -287,7 +291,7 @@ class App:
         was = s.finished
         made = self.screen.undone  # (final standings: undo_ahead())
         if self.enter(_UNDO, line=_UNDO_LINE):
-            if was:  # from the final standings, which hold no entry screens
+            if was and not self.kept:  # final standings whose entry screens were not kept (yet)
                 self.expect(entry_screens(s.game))
             self.say("undone: " + what)
             self.home(made[1] if made and s.rules is made[0] else None)
@@ -345,11 +349,6 @@ class App:
             made = MainMenu(self)
         else:
             made = made or self.home_screen()
-            if self.session.finished:  # nothing is entered now: the entry screens' heap is free
-                del self.wanted[:]
-                # (found ahead with the final standings; collected between presses)
-                drop(made.drop or loaded(entry_screens(self.session.game)), False)
-                made.drop = None
             self.ledview.take(made.leds, self.session, self.entered)
             made.leds = None  # (taken: the screen holds them no longer)
         self.push(made)
@@ -369,9 +368,8 @@ class App:
             if not s.finished:
                 return scoreboard.Scoreboard(self, s)
             screen = scoreboard.Final(self, s)
-            if state is not None:  # its press shows the LEDs' chase and drops the entry screens
+            if state is not None:  # its press shows the LEDs' chase
                 screen.leds = self.ledview.chases(screen.won)
-                screen.drop = loaded(entry_screens(s.game))
             return screen
         finally:
             s.rules = live
@@ -413,7 +411,8 @@ class App:
         (prefetch), else the screen's own work ahead (Screen.ahead), else a piece of the
         game's next undo (ReadBack.ahead), else a piece of the history's listing, which names the game the next filing moves there (made once:
         Storage.scan_history), a piece a frame; the history trimmed first once a game was
-        filed (Records.trim). True while more is left."""
+        filed (Records.trim); last of all, a finished game's entry screens (keep_entries).
+        True while more is left."""
         if self.trim:
             self.trim = False
             self.records.trim(self.settings["history_keep"])
@@ -423,7 +422,24 @@ class App:
             return True  # (the screen's work, if any, in the next frame)
         s = self.session
         return (self.screen.ahead() or (s is not None and s.ahead())
-                or self.storage.scan_history(paths.HISTORY_DIR))
+                or self.storage.scan_history(paths.HISTORY_DIR) or self.keep_entries())
+
+    def keep_entries(self):
+        """A finished game keeps its entry screens, imported ahead (a game resumed finished
+        has none) after every other piece of idle work, the OK that files it being the likely
+        press: so an undo from its final standings imports nothing, in the press or in the
+        idle frames before the next undo (10-40 ms a module on a Pico, which that undo would
+        wait for). What filing it drops is found here too (archive). True while more is left."""
+        s = self.session
+        if s is None or not s.finished or type(self.kept) is list:
+            return False
+        names = entry_screens(s.game)
+        if self.kept is None:  # (once: an import that fails is left to the press)
+            self.kept = ()
+            self.expect(names)
+        else:
+            self.kept = loaded(names)
+        return True
 
     def drop_fetched(self):
         """Back at the main menu: the presses the modules were imported for will not come, so

@@ -44,7 +44,6 @@ def standings_rows(s, pending):
 class _Board(ListScreen):
     """A read-only list of rows made once; UP/DOWN scroll it, OK and BACK go to leave()."""
     leds = None  # the LED frames made with it (LedView.ahead, chases), for App.home()
-    drop = None  # type: list | None  # final standings made ahead: the modules their press drops (app.loaded)
 
     def __init__(self, app, title, rows):
         ListScreen.__init__(self, app)
