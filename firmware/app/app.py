@@ -287,20 +287,27 @@ class App:
         if s is None or not s.can_undo():
             self.refuse("nothing to undo")
             return
-        what = describe(s, s.last_event())
+        made = self.screen.undone  # (final standings: undo_ahead(), made for the game as it is)
+        if made and s.undone() is not made[0]:
+            made = None
+        what = None if made else "undone: " + describe(s, s.last_event())
         was = s.finished
-        made = self.screen.undone  # (final standings: undo_ahead())
         if self.enter(_UNDO, line=_UNDO_LINE):
             if was and not self.kept:  # final standings whose entry screens were not kept (yet)
                 self.expect(entry_screens(s.game))
-            self.say("undone: " + what)
+            self.say(what, rows=made[2] if made else None)
             self.home(made[1] if made and s.rules is made[0] else None)
 
     def undo_ahead(self):
-        """(the state an undo takes back, the scoreboard it shows then) when the undo only
-        takes back a kept state (ReadBack.undone), made in an idle frame; else None."""
-        state = self.session.undone()
-        return None if state is None else (state, self.home_screen(state))
+        """(the state an undo takes back, the scoreboard it shows then, its message's rows)
+        when the undo only takes back a kept state (ReadBack.undone), made in an idle frame;
+        else None."""
+        s = self.session
+        state = s.undone()
+        if state is None:
+            return None
+        return state, self.home_screen(state), wrap("undone: " + describe(s, s.last_event()), self.cv.w // 8,
+                                                    self.cv.h // 8 - 1)
 
     def redo(self):
         s = self.session
@@ -451,11 +458,12 @@ class App:
             del self.fetched[:]
 
     # ---- messages ----
-    def say(self, text, ms=_TOAST_MS):
+    def say(self, text, ms=_TOAST_MS, rows=None):
         """A message over the bottom rows for ms (None: until the next key). One longer than
         two rows (a record's line that no longer plays, a storage error) is never cut: it
-        covers all but the title row and stays until a key, as long as it takes to read."""
-        self.toast = wrap(text, self.cv.w // 8, self.cv.h // 8 - 1)
+        covers all but the title row and stays until a key, as long as it takes to read.
+        rows: the message wrapped already (made ahead), instead of text."""
+        self.toast = rows or wrap(text, self.cv.w // 8, self.cv.h // 8 - 1)
         self.toast_sticky = ms is None or len(self.toast) > 2
         self.toast_until = self.now + (ms or 0)
         self.dirty = True
