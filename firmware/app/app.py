@@ -306,7 +306,10 @@ class App:
         state = s.undone()
         if state is None:
             return None
-        return state, self.home_screen(state), wrap("undone: " + describe(s, s.last_event()), self.cv.w // 8,
+        screen = self.home_screen(state)
+        if screen.leds is not None and screen.leds[2] is None:  # (a scoreboard's player LEDs)
+            screen.leds = self.ledview.frame(screen.leds)
+        return state, screen, wrap("undone: " + describe(s, s.last_event()), self.cv.w // 8,
                                                     self.cv.h // 8 - 1)
 
     def redo(self):

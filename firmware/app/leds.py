@@ -46,6 +46,7 @@ class LedView:
         self.last_entered = -1
         self.scaled = 0  # times the colours were scaled
         self.chased = None  # the chase frames take() got for the next frame (chases())
+        self.framed = None  # the LEDs' bytes of seats, take() got made ahead (frame())
         self.configure(5, self.n, "strip")
 
     def configure(self, level, count, layout):
@@ -72,7 +73,7 @@ class LedView:
                 self.dim[name] = (r * level // (div * _DIM), g * level // (div * _DIM), b * level // (div * _DIM))
         self.beat = self.dim["green"]
         self.scaled += 1  # (LED frames made ahead with the colours before are not taken)
-        self.chased = None
+        self.chased = self.framed = None
         self.shown = [None] * self.n  # force a rewrite
         self.seats_session = None
         self.last = None
@@ -113,6 +114,13 @@ class LedView:
             if s is not self.seats_session or entered != self.seats_entered:
                 self.take(self.ahead(s, s.pending()), s, entered)
             w = self.seats  # the frame is the player LEDs as they are
+            made = self.framed
+            if made is not None:  # their bytes, made ahead (frame()): put whole
+                self.framed = None
+                self.leds.put(made)
+                self.shown[:] = w
+                self.leds.show()
+                return
         else:
             made = self.chased if chase and not (idle == BLANK or flashing) else None
             if made is not None:  # the chase's first frame, made ahead (chases()): put whole
@@ -173,6 +181,7 @@ class LedView:
         """s, after its entered-th event, has the state ahead() made the player LEDs `made`
         for, or chases() the final standings' frames (None: none made): the next frame
         shows them, not worked out again, unless the colours were scaled since."""
+        self.framed = None
         if made is None or made[0] != self.scaled:
             return
         if made[2] is not None:
@@ -181,6 +190,20 @@ class LedView:
         self.seats[:] = made[1]
         self.seats_session = s
         self.seats_entered = entered
+        if len(made) > 3:
+            self.framed = made[3]
+
+    def frame(self, made):
+        """The player LEDs ahead() made, with their bytes as Leds.put() sets them whole: the
+        press that shows them writes no LED one by one (~50 us each on a Pico, a dozen from
+        the final standings' chase). Made in an idle frame (the undo of a finished game's
+        last round end, App.undo_ahead); allocates."""
+        leds = self.leds
+        was = leds.frame()
+        leds.set_changed(made[1], [None] * self.n)  # (every LED set)
+        out = leds.frame()
+        leds.put(was)  # (nothing was shown meanwhile)
+        return made + (out,)
 
     def chases(self, won):
         """The final standings' chase frames in the colours of `won`, one per phase, made in
