@@ -8,17 +8,19 @@ AZUL_PICOSIM; without it, or without node, says why and exits 0), flashes it wit
 `azul-companion flash --driver local`, and plays the scripted games of
 tests/test_firmware_micropython.py on it (bench/pico_device.py): the App built as main.py
 builds it, each press timed with ticks_us around App.step (key handling, drawing, the I2C
-transfer and the LED write), in emulated device time; between presses main.py's idle work
-as its loop runs it (modules imported ahead, the garbage collected), its time counted in a
-press only where the press came while it was under way. One JSON line per game:
+transfer and the LED write), in emulated device time; between presses main.py's work as
+its loop runs it (the collection right after a press, main.after_press, then the idle work:
+modules imported ahead, work ahead), its time counted in a press only where the press came
+while it was under way. One JSON line per game:
   median_ms, p90_ms, max_ms   per press
   heap_boot_kb, heap_end_kb   live heap after the first frame / after the last press
   heap_after_gc_max_kb        the most in use right after a press in which the collector ran
                               (null when it ran in none)
   gc_presses                  presses in which the collector ran
   waited_presses              presses that came while idle work was under way (and waited)
-  waits                       [press number, ms waited, [ms of each piece of idle work in the
-                              gap before it, negative where the collector ran in it]] of each
+  waits                       [press number, ms waited, [ms of each piece of work in the gap
+                              before it (after_press's a piece where it collected), negative
+                              where the collector ran in it]] of each
   prefetch_ms                 {module: ms} each import done ahead in an idle frame
   i2c_bytes_per_press         display traffic (the emulator's I2C byte counter)
   boot_ms                     power-on to the end of the first frame, no record (main.py)

@@ -74,16 +74,18 @@ def _keys(path):
         return f.read()
 
 
-FRAME_US = 10000  # main.FRAME_MS: the loop comes back after a frame while modules are wanted
+FRAME_US = 10000  # main.FRAME_MS: the loop comes back after a frame while work is left
 # the pieces of idle work of the last gap: [count, us of each (negative: the collector ran in it)]
 _GAP = array("i", bytes(4 * 32))
 
 
-def _idle(app, gap_us, fetched):
-    """main.py's loop while nobody presses, for the gap_us until the next key: main.idle(app)
-    each frame (one module imported ahead, the garbage collected when the heap runs low), a
-    frame apart while more modules are wanted. Returns the us the key waits for the work
-    under way when it comes. fetched: [module, us] for each module imported here."""
+def _idle(app, gap_us, fetched, pressed=True):
+    """main.py's loop while nobody presses, for the gap_us until the next key: first, where
+    a press came before the gap (pressed), main.after_press() (its collection), then
+    main.idle(app) each frame (one module imported ahead, a piece of work ahead; before
+    after_press, also the garbage collected when the heap ran low), a frame apart while
+    more is left. Returns the us the key waits for the work under way
+    when it comes. fetched: [module, us] for each module imported here."""
     main = sys.modules.get("main")
     work = getattr(main, "idle", None)
     if work is None:  # (firmware from before it: the garbage only, untimed)
@@ -91,8 +93,17 @@ def _idle(app, gap_us, fetched):
         if tidy:
             tidy()
         return 0
+    after = getattr(main, "after_press", None)
     t = 0
     _GAP[0] = 0
+    if pressed and after:  # logged as a piece of its own where it collected
+        a0 = gc.mem_alloc()
+        t0 = time.ticks_us()
+        after()
+        t = time.ticks_diff(time.ticks_us(), t0)
+        if gc.mem_alloc() < a0:
+            _GAP[0] = 1
+            _GAP[1] = -t
     while True:
         n = len(app.fetched)
         a0 = gc.mem_alloc()
@@ -122,8 +133,10 @@ def _play(app, keys, now, times, screens, names, acc, fetched, probe=None):
     each press that waited: its number, its gap's pieces (_GAP), in turn, then -1].
     probe: (before(), after(i, us, collected)) called around each press (profile)."""
     i = 0
+    pressed = False  # the gap follows a press (not the first frame, not a WAIT's)
     for k in keys:
-        waited = _idle(app, 1000 * (WAIT_MS if k == WAIT else KEY_MS), fetched)
+        waited = _idle(app, 1000 * (WAIT_MS if k == WAIT else KEY_MS), fetched, pressed)
+        pressed = k != WAIT
         if k == WAIT:
             now = time.ticks_add(now, WAIT_MS)
             app.step(now, None)
@@ -234,7 +247,7 @@ def frame():
            "buffer": binascii.hexlify(app.display.buffer).decode(),
            "shown_equals_buffer": _shown(app.display)}
     from hal.keys import OK
-    waited = _idle(app, 1000 * KEY_MS, [])
+    waited = _idle(app, 1000 * KEY_MS, [], False)
     t0 = time.ticks_us()
     app.step(time.ticks_add(time.ticks_ms(), KEY_MS), OK)
     dt = time.ticks_diff(time.ticks_us(), t0)
@@ -260,13 +273,15 @@ def presses(path, spec=None):
     app, us = build()
     out = {"app_resume_us": us, "heap": _live() - own, "screen": type(app.screen).__name__}
     now = time.ticks_ms()
-    _idle(app, 1000 * WAIT_MS, [])
+    _idle(app, 1000 * WAIT_MS, [], False)
     now = time.ticks_add(now, WAIT_MS)
     app.step(now, None)
     out["heap_idle"] = _live() - own
     rows = []
+    pressed = False
     for k in keys:
-        waited = _idle(app, 1000 * (WAIT_MS if k == WAIT else KEY_MS), [])
+        waited = _idle(app, 1000 * (WAIT_MS if k == WAIT else KEY_MS), [], pressed)
+        pressed = k != WAIT
         now = time.ticks_add(now, WAIT_MS if k == WAIT else KEY_MS)
         if k == WAIT:
             app.step(now, None)

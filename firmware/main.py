@@ -21,9 +21,13 @@ POLL_MS = 40
 NAP_MS = 2000
 WATCHDOG_MS = 8000
 SAFE_MODE_MS = 60  # sample the buttons this long at power-on (longer than the debounce)
-# between frames the garbage is collected once fewer bytes than this are free: enough for
-# the busiest press (a new screen), so that the collector seldom runs inside one
-TIDY_FREE = 48 * 1024
+# Where the collector runs (a Pico: 13-35 ms): right after a press's frame is sent, once
+# fewer than COLLECT_FREE bytes are free; nowhere else but at boot. The press is on the
+# screen by then and the next is a human's press away, so no press waits for a collection,
+# and COLLECT_FREE is more than a press and the idle work after it allocate, so none runs
+# one. The heap is looked at only there: gc.mem_free() scans the heap's whole allocation
+# table (9 ms on a Pico), so an idle frame does not ask it.
+COLLECT_FREE = 80 * 1024
 _mem_free = getattr(gc, "mem_free", None)  # (MicroPython, CircuitPython): looked up once
 # The built-in modules a module imported ahead imports (record, session, settings): MicroPython
 # keeps no built-in module that a file could replace (json, time, ...) in sys.modules, and
@@ -63,24 +67,17 @@ def safe_mode(buttons, board, clock):
     return buttons.logic.held(OK if board.get("three_button") else BACK)
 
 
-def tidy():
-    """While nobody presses: collect the garbage once less than TIDY_FREE bytes are free. A
-    collection of a Pico's heap takes several milliseconds; done here, it is not added to
-    the next key press. True when it collected and freed enough (a heap that stays low, on a
-    board with less RAM, is collected in every idle frame, with that frame's other work)."""
-    if _mem_free is not None and _mem_free() < TIDY_FREE:
+def after_press():
+    """Right after a press's frame is sent: collect once less than COLLECT_FREE is free."""
+    if _mem_free is not None and _mem_free() < COLLECT_FREE:
         gc.collect()
-        return _mem_free() >= TIDY_FREE
-    return False
 
 
 def idle(app):
     """The loop's work while nobody presses, one piece a frame (a press that comes meanwhile
-    waits for it): the garbage collected if the heap runs low (tidy), else one module the
-    next presses will need imported (App.prefetch: 10-30 ms on a Pico) or a piece of the
-    screen's work done ahead (App.ahead). True while more is left."""
-    if tidy():
-        return True  # the work ahead, if any, in the next frame
+    waits for it): one module the next presses will need imported (App.prefetch: 10-30 ms
+    on a Pico) or a piece of the screen's work done ahead (App.ahead). True while more is
+    left."""
     return app.ahead()
 
 
@@ -124,17 +121,22 @@ def main():
     while True:
         now = clock.ticks_ms()
         buttons.poll(now)
-        app.step(now, buttons.take())
+        key = buttons.take()
+        app.step(now, key)
+        pressed = key is not None
         key = buttons.take()
         while key is not None:  # several presses latched in one frame
             app.step(now, key)
+            pressed = True
             key = buttons.take()
+        if pressed:
+            after_press()
         if dog:
             dog.feed()
         if buttons.busy():
             clock.sleep_ms(FRAME_MS)
-        elif idle(app):  # nobody is pressing: imports and garbage now, not in a press
-            clock.sleep_ms(FRAME_MS)  # more modules to import ahead
+        elif idle(app):  # nobody is pressing: imports and work ahead now, not in a press
+            clock.sleep_ms(FRAME_MS)  # more left: the next piece a frame later
         else:
             nap(max(FRAME_MS, min(app.quiet_ms(clock.ticks_ms()), longest)))
 
