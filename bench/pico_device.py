@@ -81,7 +81,7 @@ _GAP = array("i", bytes(4 * 32))
 
 def _idle(app, gap_us, fetched, pressed=True):
     """main.py's loop while nobody presses, for the gap_us until the next key: first, where
-    a press came before the gap (pressed), main.after_press() (its collection), then
+    a press or the first frame came before the gap (pressed), main.after_press(), then
     main.idle(app) each frame (one module imported ahead, a piece of work ahead; before
     after_press, also the garbage collected when the heap ran low), a frame apart while
     more is left. Returns the us the key waits for the work under way
@@ -133,7 +133,7 @@ def _play(app, keys, now, times, screens, names, acc, fetched, probe=None):
     each press that waited: its number, its gap's pieces (_GAP), in turn, then -1].
     probe: (before(), after(i, us, collected)) called around each press (profile)."""
     i = 0
-    pressed = False  # the gap follows a press (not the first frame, not a WAIT's)
+    pressed = True  # the gap follows a press or the first frame (not a WAIT's)
     for k in keys:
         waited = _idle(app, 1000 * (WAIT_MS if k == WAIT else KEY_MS), fetched, pressed)
         pressed = k != WAIT
@@ -247,7 +247,7 @@ def frame():
            "buffer": binascii.hexlify(app.display.buffer).decode(),
            "shown_equals_buffer": _shown(app.display)}
     from hal.keys import OK
-    waited = _idle(app, 1000 * KEY_MS, [], False)
+    waited = _idle(app, 1000 * KEY_MS, [], True)
     t0 = time.ticks_us()
     app.step(time.ticks_add(time.ticks_ms(), KEY_MS), OK)
     dt = time.ticks_diff(time.ticks_us(), t0)
@@ -273,7 +273,7 @@ def presses(path, spec=None):
     app, us = build()
     out = {"app_resume_us": us, "heap": _live() - own, "screen": type(app.screen).__name__}
     now = time.ticks_ms()
-    _idle(app, 1000 * WAIT_MS, [], False)
+    _idle(app, 1000 * WAIT_MS, [], True)
     now = time.ticks_add(now, WAIT_MS)
     app.step(now, None)
     out["heap_idle"] = _live() - own

@@ -21,12 +21,13 @@ POLL_MS = 40
 NAP_MS = 2000
 WATCHDOG_MS = 8000
 SAFE_MODE_MS = 60  # sample the buttons this long at power-on (longer than the debounce)
-# Where the collector runs (a Pico: 13-35 ms): right after a press's frame is sent, once
-# fewer than COLLECT_FREE bytes are free; nowhere else but at boot. The press is on the
-# screen by then and the next is a human's press away, so no press waits for a collection,
-# and COLLECT_FREE is more than a press and the idle work after it allocate, so none runs
-# one. The heap is looked at only there: gc.mem_free() scans the heap's whole allocation
-# table (9 ms on a Pico), so an idle frame does not ask it.
+# Where the collector runs (a Pico: 13-35 ms): right after a press's frame is sent (and the
+# boot's first frame, which leaves the boot's garbage), once fewer than COLLECT_FREE bytes
+# are free; nowhere else. The frame is on the screen by then and the next press is a human's
+# press away, so no press waits for a collection, and COLLECT_FREE is more than a press and
+# the idle work after it allocate, so none runs one. The heap is looked at only there:
+# gc.mem_free() scans the heap's whole allocation table (9 ms on a Pico), so an idle frame
+# does not ask it.
 COLLECT_FREE = 80 * 1024
 _mem_free = getattr(gc, "mem_free", None)  # (MicroPython, CircuitPython): looked up once
 # The built-in modules a module imported ahead imports (record, session, settings): MicroPython
@@ -68,7 +69,8 @@ def safe_mode(buttons, board, clock):
 
 
 def after_press():
-    """Right after a press's frame is sent: collect once less than COLLECT_FREE is free."""
+    """Right after a press's frame (or the first) is sent: collect once less than
+    COLLECT_FREE is free."""
     if _mem_free is not None and _mem_free() < COLLECT_FREE:
         gc.collect()
 
@@ -118,19 +120,21 @@ def main():
     app = App(display, leds, Storage(), clock, board)
     dog = watchdog(board)
     nap, longest = sleeper(board, buttons, clock)
+    drawn = True  # a press's frame (or the first) is being sent
     while True:
         now = clock.ticks_ms()
         buttons.poll(now)
         key = buttons.take()
         app.step(now, key)
-        pressed = key is not None
+        drawn = drawn or key is not None
         key = buttons.take()
         while key is not None:  # several presses latched in one frame
             app.step(now, key)
-            pressed = True
+            drawn = True
             key = buttons.take()
-        if pressed:
+        if drawn:
             after_press()
+            drawn = False
         if dog:
             dog.feed()
         if buttons.busy():

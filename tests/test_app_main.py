@@ -76,14 +76,14 @@ def test_idle_frames_import_ahead_and_never_look_at_the_heap(tmp_path, monkeypat
 
 
 def test_the_loop_collects_right_after_a_press_only(monkeypatch):
-    """The collector's place: right after a press's frame is sent, once less than COLLECT_FREE
-    is free (not in a turn without a key, however low the heap), before that turn's piece of
-    idle work."""
+    """The collector's place: right after a press's frame (or the first) is sent, once less
+    than COLLECT_FREE is free (not in a turn without a key, however low the heap), before
+    that turn's piece of idle work."""
     import types
     main = load_main()
     from hal import clock
     log = []
-    keys = [None, None, "OK", None, None, None, None, None]  # take() twice a turn (latched keys)
+    keys = [None, None, None, None, "OK", None]  # take() twice a turn (latched keys)
 
     class Stop(Exception):
         pass
@@ -98,7 +98,7 @@ def test_the_loop_collects_right_after_a_press_only(monkeypatch):
         def quiet_ms(self, now):
             return 5000
 
-    work = [True, True, False]
+    work = [True, True, True, False]
 
     def idle(app):
         log.append("idle")
@@ -109,7 +109,7 @@ def test_the_loop_collects_right_after_a_press_only(monkeypatch):
 
     def sleep(ms):
         log.append(("sleep", ms))
-        if len([e for e in log if e[0] == "sleep"]) == 3:
+        if len([e for e in log if e[0] == "sleep"]) == 4:
             raise Stop()
     main._mem_free = lambda: main.COLLECT_FREE - 1
     main.gc = type("gc", (), {"collect": staticmethod(lambda: log.append("collect"))})
@@ -131,6 +131,7 @@ def test_the_loop_collects_right_after_a_press_only(monkeypatch):
     except Stop:
         pass
     assert log == ["collect",  # the boot's, before the App is built
+                   ("step", None), "collect", "idle", ("sleep", main.FRAME_MS),  # the first frame
                    ("step", None), "idle", ("sleep", main.FRAME_MS),  # no key: no collection
                    ("step", "OK"), "collect", "idle", ("sleep", main.FRAME_MS),  # the press, then it
                    ("step", None), "idle", ("sleep", main.POLL_MS)]  # nothing left: a longer sleep
