@@ -7,7 +7,7 @@ marker). Legality is the rules' own: a value is offered when session.preview acc
 """
 from rules_core.azul import COLOURS, TILES_PER_COLOUR, wall_column
 from app.ui import Menu
-from app.form import Form, Field, Opens, count_field
+from app.form import Form, Field, Opens, count_field, enters
 from app import colours
 
 
@@ -28,7 +28,8 @@ def first_menu(app, order):
     """Who took the first-player marker: the players who can, then each one who cannot and
     why (the marker goes on the floor, so a wall entered with floor 0 rules a player out)."""
     s = app.session
-    items = [(s.players[p], _first(app, p)) for p in order if _legal(s, {"e": "first", "p": p})]
+    items = [(s.players[p], enters(app, {"e": "first", "p": p}))
+             for p in order if _legal(s, {"e": "first", "p": p})]
     for p in order:
         if not _legal(s, {"e": "first", "p": p}):
             items.append(("%s: floor 0" % s.players[p], lambda: app.refuse("the marker needs a floor slot")))
@@ -41,13 +42,6 @@ def _legal(s, ev):
         return True
     except ValueError:
         return False
-
-
-def _first(app, p):
-    def enter():
-        if app.enter({"e": "first", "p": p}):
-            app.home()
-    return enter
 
 
 def _wall(app, p):

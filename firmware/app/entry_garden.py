@@ -9,7 +9,7 @@ expansions (at most 2) by their values.
 from rules_core.garden import CATEGORIES, PATTERNS, group_score
 from rules_core.games import game
 from app.ui import Menu
-from app.form import Form, Field, Opens, count_field
+from app.form import Form, Field, Opens, count_field, enters
 from app import colours
 
 VALUES = range(1, 7)
@@ -37,7 +37,7 @@ def actions(app):
     items = []  # type: list
     for p in r.to_pass():
         if r.can_buy(p):
-            items.append(("Buy %s" % s.players[p], _buy(app, p)))
+            items.append(("Buy %s" % s.players[p], enters(app, {"e": "buy", "p": p})))
         items.append(("Pass %s" % s.players[p], _pass(app, p)))
     acting = r.to_pass()
     for e, p in s.pending():
@@ -59,13 +59,6 @@ def _values(counts):
     for i in range(6):
         out += [i + 1] * counts[i]
     return out
-
-
-def _buy(app, p):
-    def enter():
-        if app.enter({"e": "buy", "p": p}):
-            app.home()
-    return enter
 
 
 def _pass(app, p):

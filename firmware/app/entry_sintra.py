@@ -6,7 +6,7 @@ Fields offer only values the rules accept (open windows, a bonus that fits the k
 from rules_core.sintra import COLOURS
 from rules_core.games import game
 from app.ui import Menu
-from app.form import Form, Field, Opens, count_field
+from app.form import Form, Field, Opens, count_field, enters
 from app import colours
 
 UNVERIFIED = game("sintra").unverified  # glass colour names the rulebook does not give
@@ -67,18 +67,11 @@ def start_tile_menu(app, order):
     is not and why (round VI: a player whose leftover glass is entered has finished)."""
     s = app.session
     r = s.rules
-    items = [(s.players[p], _first(app, p)) for p in order if r.in_play(p)]
+    items = [(s.players[p], enters(app, {"e": "first", "p": p})) for p in order if r.in_play(p)]
     for p in order:
         if not r.in_play(p):
             items.append(("%s: done" % s.players[p], lambda: app.refuse("leftover glass entered: done")))
     return Menu(app, "Start tile", items)
-
-
-def _first(app, p):
-    def enter():
-        if app.enter({"e": "first", "p": p}):
-            app.home()
-    return enter
 
 
 def _window(app, p):

@@ -318,6 +318,15 @@ class EntryMenu(Menu):
         return False
 
 
+def enters(app, ev):
+    """A menu item's callback that enters ev, made in one press (who took the first-player
+    marker, a purchase), and shows the game's screen once it is on flash."""
+    def enter():
+        if app.enter(ev):
+            app.home()
+    return enter
+
+
 class Opens:
     """A menu item's callback that shows the screen make() returns (an entry's form). While
     the cursor rests on the item the entry menu's idle frames make it (EntryMenu.ahead: the
