@@ -6,8 +6,7 @@ with one free column comes with it); the floor offers 0..7 (from 1 if the player
 marker). Legality is the rules' own: a value is offered when session.preview accepts it.
 """
 from rules_core.azul import COLOURS, TILES_PER_COLOUR, wall_column
-from app.ui import Menu
-from app.form import Form, Field, Opens, count_field, enters
+from app.form import Form, Field, Opens, count_field, EntryMenu, Save
 from app import colours
 
 
@@ -28,12 +27,12 @@ def first_menu(app, order):
     """Who took the first-player marker: the players who can, then each one who cannot and
     why (the marker goes on the floor, so a wall entered with floor 0 rules a player out)."""
     s = app.session
-    items = [(s.players[p], enters(app, {"e": "first", "p": p}))
-             for p in order if _legal(s, {"e": "first", "p": p})]
+    items = [(s.players[p], Save(app, {"e": "first", "p": p}))
+             for p in order if _legal(s, {"e": "first", "p": p})]  # type: list
     for p in order:
         if not _legal(s, {"e": "first", "p": p}):
             items.append(("%s: floor 0" % s.players[p], lambda: app.refuse("the marker needs a floor slot")))
-    return Menu(app, "First marker", items)
+    return EntryMenu(app, "First marker", items)
 
 
 def _legal(s, ev):
@@ -139,7 +138,8 @@ class WallForm(Form):
     def _legal_wall(self, values):
         # the rules' own check and points, without the copy of the state a preview makes
         # (the idle frames on the save row make it: Form.ahead)
-        self._keep_change(values, self.p, self.app.session.rules.wall_change(self.event(values)))
+        ev = self.event(values)
+        self._keep_change(values, ev, self.app.session.rules.wall_change(ev))
 
     def skipped(self, i, err):
         """Why a row's colour (or the floor's 0) is not offered, in the wall's own terms."""

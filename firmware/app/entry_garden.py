@@ -8,8 +8,7 @@ expansions (at most 2) by their values.
 """
 from rules_core.garden import CATEGORIES, PATTERNS, group_score
 from rules_core.games import game
-from app.ui import Menu
-from app.form import Form, Field, Opens, count_field, enters
+from app.form import Form, Field, Opens, count_field, EntryMenu, Save
 from app import colours
 
 VALUES = range(1, 7)
@@ -37,7 +36,7 @@ def actions(app):
     items = []  # type: list
     for p in r.to_pass():
         if r.can_buy(p):
-            items.append(("Buy %s" % s.players[p], enters(app, {"e": "buy", "p": p})))
+            items.append(("Buy %s" % s.players[p], Save(app, {"e": "buy", "p": p})))
         items.append(("Pass %s" % s.players[p], _pass(app, p)))
     acting = r.to_pass()
     for e, p in s.pending():
@@ -108,34 +107,30 @@ def group_text(g):
     return "%s %s" % (name(g["of"]), "+".join(str(v) for v in g["values"]))
 
 
-class Groups(Menu):
-    """The garden's scoring groups, added one by one; the last row enters them all."""
+class Groups(EntryMenu):
+    """The garden's scoring groups, added one by one; the last row enters them all, with the
+    state the check of its points made (Save)."""
 
     def __init__(self, app, p, groups=None):
         self.p = p
         self.groups = groups or []
         s = app.session
-        self.checked = None  # (the session's state, the state after the entry): the save enters it
+        ev = self.event()
+        after = None
         try:
-            after = s.trial(self.event())
-            self.checked = (s.rules, after)
+            after = s.trial(ev)
             gain = "%+d" % s.deltas(after)[p]
         except ValueError:
             gain = ""
         items = [(group_text(g), self._remove(i)) for i, g in enumerate(self.groups)]
-        items += [("Add group", self._add), ("save " + gain, self._save)]
-        Menu.__init__(self, app, "Garden " + app.session.players[p], items, cursor=len(items) - 2)
+        items += [("Add group", self._add), ("save " + gain, Save(app, ev, after))]
+        EntryMenu.__init__(self, app, "Garden " + app.session.players[p], items, cursor=len(items) - 2)
 
     def event(self):
         return {"e": "garden", "p": self.p, "groups": self.groups}
 
     def _remove(self, i):
         return lambda: self.app.show(Groups(self.app, self.p, self.groups[:i] + self.groups[i + 1:]))
-
-    def _save(self):
-        c = self.checked
-        if self.app.enter(self.event(), c[1] if c and c[0] is self.app.session.rules else None):
-            self.app.home()
 
     def _add(self):
         app = self.app

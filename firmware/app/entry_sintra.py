@@ -5,8 +5,7 @@ Fields offer only values the rules accept (open windows, a bonus that fits the k
 """
 from rules_core.sintra import COLOURS
 from rules_core.games import game
-from app.ui import Menu
-from app.form import Form, Field, Opens, count_field, enters
+from app.form import Form, Field, Opens, count_field, EntryMenu, Save
 from app import colours
 
 UNVERIFIED = game("sintra").unverified  # glass colour names the rulebook does not give
@@ -67,11 +66,11 @@ def start_tile_menu(app, order):
     is not and why (round VI: a player whose leftover glass is entered has finished)."""
     s = app.session
     r = s.rules
-    items = [(s.players[p], enters(app, {"e": "first", "p": p})) for p in order if r.in_play(p)]
+    items = [(s.players[p], Save(app, {"e": "first", "p": p})) for p in order if r.in_play(p)]  # type: list
     for p in order:
         if not r.in_play(p):
             items.append(("%s: done" % s.players[p], lambda: app.refuse("leftover glass entered: done")))
-    return Menu(app, "Start tile", items)
+    return EntryMenu(app, "Start tile", items)
 
 
 def _window(app, p):
@@ -100,7 +99,8 @@ class WindowForm(Form):
         return {"e": "window", "p": self.p, "col": v[0], "keep": v[1], "bonus": v[2]}
 
     def _legal_window(self, values):
-        self._keep_change(values, self.p, self.app.session.rules.window_change(self.event(values)))
+        ev = self.event(values)
+        self._keep_change(values, ev, self.app.session.rules.window_change(ev))
 
     def skipped(self, i, err):
         """Why a bonus is not offered: the kept glass is one of the window's panes."""

@@ -2,8 +2,8 @@
 
 Loaded with the screens that use them (the entry screens, the Settings, a game's own set-up
 steps), not by the main menu or the final standings: 3-4 KB of a board's heap. In idle
-frames a form on its save row does the save's work ahead (Form.ahead), and an entry menu
-makes the form under its cursor (Opens).
+frames a form on its save row does the save's work ahead (Save), and an entry menu the
+work of the item under its cursor (the form it opens: Opens; the entry it makes: Save).
 """
 from hal.keys import UP, DOWN, LEFT, RIGHT, OK, BACK, CODE_MASK
 from app.ui import ListScreen, Menu
@@ -51,10 +51,7 @@ class Form(ListScreen):
         self.legal = legal or self._check
         self.note = ""
         self._checked = None  # the points of the values the last _why() accepted (_check)
-        # [the session's state, the values, the state after them, their record line, the
-        # screen home() shows once the session takes that state] of that check; ahead()
-        # makes what is None (a check without a state, as the Azul wall's, leaves it None)
-        self._after = None
+        self._after = None  # the Save of that check (one without a state, as the Azul wall's, makes none)
         self._why_of = None   # the values _why() checked last, and what it said
         self._why_was = None
         self._deltas = None   # the points the save row shows
@@ -79,20 +76,21 @@ class Form(ListScreen):
         """The rules' check of the entry the values build: its points per player, kept with
         the state it makes, which the save enters (no second copy and apply of the rules)."""
         s = self.app.session
-        after = s.trial(self.build(values))
+        ev = self.build(values)
+        after = s.trial(ev)
         self._checked = s.deltas(after)
-        self._after = [s.rules, values, after, None, None]
+        self._after = Save(self.app, ev, after, values)
         return self._checked
 
-    def _keep_change(self, values, p, change):
-        """Keep a check the rules made without a copy of their state (player p's score
+    def _keep_change(self, values, ev, change):
+        """Keep a check the rules made without a copy of their state (ev's player's score
         `change`) as _check() keeps its own; the idle frames on the save row make the state
         (ahead())."""
         s = self.app.session
         deltas = [0] * len(s.players)
-        deltas[p] = change
+        deltas[ev["p"]] = change
         self._checked = deltas
-        self._after = [s.rules, values, None, None, None]
+        self._after = Save(self.app, ev, None, values)
 
     def _why(self):
         """None when the values are legal, else the ValueError saying why not."""
@@ -109,35 +107,20 @@ class Form(ListScreen):
         return self._why_was
 
     def _prepared(self):
-        """_after when the last check made it for the values on screen from the session's
-        state as it still is (a Confirm, which has no values to turn, was checked by
-        _update()); else None (the record's writer checks again)."""
+        """The Save the last check made when it was for the values on screen from the
+        session's state as it still is (a Confirm, which has no values to turn, was checked
+        by _update()); else None (the record's writer checks again)."""
         a = self._after
-        if a is not None and a[0] is self.app.session.rules and self.values() == a[1]:
+        if a is not None and a.rules is self.app.session.rules and self.values() == a.values:
             return a
         return None
 
     def ahead(self):
-        """With the cursor on the save row, the save's work in idle frames, a piece a call:
-        the state after the entry (where the check made none), its record line, the screen
-        the save goes to, then that screen's first frame (Canvas.ahead). The save press
-        then writes the line and shows that screen (a press that comes first does the rest
-        itself)."""
-        a = self._prepared() if self.cursor == len(self.fields) else None  # (a settings form has none)
-        if a is None:
-            return False
-        app = self.app
-        if a[2] is None:
-            a[2] = app.session.trial(self.build(a[1]))
-        elif a[3] is None:
-            from rules_core.record import dumps
-            a[3] = dumps(self.build(a[1]))
-        elif a[4] is None:
-            a[4] = app.home_screen(a[2])
-        else:
-            app.cv.ahead(a[4])
-            return False
-        return True
+        """With the cursor on the save row, the save's work in idle frames (Save.ahead); the
+        save press then writes the line and shows the screen made (a settings form has no
+        such work)."""
+        a = self._prepared() if self.cursor == len(self.fields) else None
+        return a is not None and a.ahead()
 
     def _turn(self, i, step, explain=False):
         """Move field i to its next legal value, adjusting a later `follows` field if that
@@ -241,10 +224,7 @@ class Form(ListScreen):
             elif self.save:
                 self.save(self.values())
             else:
-                a = self._prepared()
-                if self.app.enter(self.build(self.values()), a and a[2], a and a[3]):
-                    # the session took a[2] when given one: a[4] was made for that state
-                    self.app.home(a and a[4])
+                (self._prepared() or Save(self.app, self.build(self.values())))()
         elif base == BACK:
             (self.back or self.app.back)()
 
@@ -300,31 +280,72 @@ def count_field(label, lo, hi, value=None):
 
 
 class EntryMenu(Menu):
-    """The round's entries: the form of the one under the cursor made in idle frames
-    (Opens); the one made for an item the cursor left dropped (the menu holds one: 1-3 KB).
-    (An entry made in one press, as who took the first-player marker, is not prepared
-    ahead: its save's work chained with a collection in the 100 ms before a press made
-    that press wait.)"""
+    """A menu of entries (the round's, who took the first-player marker): the idle frames do
+    the work of the item under the cursor (Opens: its form; Save: its save's); what was made
+    for an item the cursor left is dropped (the menu holds one item's: 1-3 KB)."""
 
     def ahead(self):
         items = self.items
+        more = False
         for i in range(len(items)):
             cb = items[i][1]
-            if type(cb) is Opens:
+            if type(cb) is Opens or type(cb) is Save:
                 if i != self.cursor:
-                    cb.made = None
+                    cb.drop()
                 else:
-                    cb.ahead()
-        return False
+                    more = cb.ahead()
+        return more
 
 
-def enters(app, ev):
-    """A menu item's callback that enters ev, made in one press (who took the first-player
-    marker, a purchase), and shows the game's screen once it is on flash."""
-    def enter():
-        if app.enter(ev):
-            app.home()
-    return enter
+class Save:
+    """Entering ev, and its work done ahead in idle frames, a piece an ahead() call: the state
+    after it (where the check made none), its record line, the screen the save goes to, then
+    that screen's first frame (Canvas.ahead). A call enters ev: it writes the line and shows
+    that screen, making itself what is not made yet (all of it once the session's state is
+    no longer the one it was made from: the record's writer checks again). A form's save,
+    and a menu item's entry made in one press (who took the first-player marker, a purchase)."""
+
+    def __init__(self, app, ev, after=None, values=None):
+        self.app = app
+        self.rules = app.session.rules  # the state it is made from
+        self.ev = ev
+        self.values = values  # (a form's: the values that built ev)
+        self.drop(after)
+
+    def drop(self, after=None):
+        """Forget what was made ahead (after: session.trial(ev), made by a check)."""
+        self.after = after
+        self.line = None
+        self.screen = None
+
+    def ahead(self):
+        """The next piece; True while more is left. One that fails (the rules refuse ev, a
+        MemoryError) leaves all of it to the press, which says what went wrong."""
+        app = self.app
+        if self.rules is not app.session.rules:
+            return False
+        try:
+            if self.after is None:
+                self.after = app.session.trial(self.ev)
+            elif self.line is None:
+                from rules_core.record import dumps
+                self.line = dumps(self.ev)
+            elif self.screen is None:
+                self.screen = app.home_screen(self.after)
+            else:
+                app.cv.ahead(self.screen)
+                return False
+        except Exception:
+            self.rules = None
+            return False
+        return True
+
+    def __call__(self):
+        app = self.app
+        made = self.rules is app.session.rules
+        if app.enter(self.ev, self.after if made else None, self.line if made else None):
+            # the session took self.after when given one: self.screen was made for that state
+            app.home(self.screen if made else None)
 
 
 class Opens:
@@ -338,6 +359,9 @@ class Opens:
         self.make = make
         self.made = None      # the screen made ahead (False: making it failed), for the
         self.entered = -1     # app's entered-th event
+
+    def drop(self):
+        self.made = None
 
     def ahead(self):
         if self.made is None:
