@@ -46,11 +46,12 @@ first OK lists them).
 --presses KEY,KEY: presses no scripted game makes (no games): the App built over FILE
 (--resume) or over no record (the main menu), with --history N games filed, its idle work
 done (2 s), then these keys a press's time apart (hal.keys names, "+LONG" held, WAIT two
-seconds without a key), the idle work between them as in the games; one JSON line:
+seconds without a key, HEAP the live heap then), the idle work between them as in the games; one JSON line:
   presses                     [screen it left, key, screen it showed, ms with its wait, ms waited]
                               (with --profile then {function: inclusive ms} of each timed one it ran)
   heap_kb, heap_idle_kb, heap_end_kb  live heap after the first frame, once its idle work
                               is done, after the last key (as heap_boot_kb)
+  heaps_kb                    the live heap at each HEAP (as heap_kb)
 e.g. the main menu's History and Settings with 50 games filed:
   --history 50 --presses DOWN,OK,BACK,DOWN,OK
 and the undo from a finished 5211 game's final standings:
@@ -76,6 +77,7 @@ import pathlib  # noqa: E402
 import picosim  # noqa: E402
 
 WAIT = 255  # bench/pico_device.py: "no key, two seconds pass"
+HEAP = 254  # bench/pico_device.py: not a key, the live heap then (--presses)
 
 # the functions timed by --profile: (module, class, attribute, label); inclusive times
 PROFILE = [
@@ -190,8 +192,8 @@ def key_codes(names):
     out = []
     for name in names.split(","):
         base, _, flags = name.strip().partition("+")
-        if base == "WAIT":
-            out.append(WAIT)
+        if base in ("WAIT", "HEAP"):
+            out.append(WAIT if base == "WAIT" else HEAP)
             continue
         flag = {"": 0, "LONG": LONG, "REPEAT": REPEAT}.get(flags)
         if flag is None:
@@ -306,7 +308,7 @@ class Bench:
         press's row ends with {function: inclusive ms} (PROFILE)."""
         r = (self.emu or self.start()).result("import picobench\npicobench.presses(%r, %r)" % (
             key_file("presses"), PROFILE if profile else None))
-        pressed = [k for k in keys if k != WAIT]
+        pressed = [k for k in keys if k != WAIT and k != HEAP]
         rows = []
         for row, k in zip(r["presses"], pressed):
             rows.append([row[0], key_name(k), row[1], ms(row[2]), ms(row[3])])
@@ -314,7 +316,8 @@ class Bench:
                 rows[-1].append({lb: ms(us) for lb, us in sorted(row[4].items(), key=lambda kv: -kv[1])})
         return {"app_resume_ms": ms(r["app_resume_us"]), "first_screen": r["screen"], "presses": rows,
                 "heap_kb": round(r["heap"] / 1024, 1), "heap_idle_kb": round(r["heap_idle"] / 1024, 1),
-                "heap_end_kb": round(r["heap_end"] / 1024, 1), "final_text": r["text"]}
+                "heap_end_kb": round(r["heap_end"] / 1024, 1), "final_text": r["text"],
+                "heaps_kb": [round(h / 1024, 1) for h in r.get("heaps", ())]}
 
     def lines(self, n):
         r = (self.emu or self.start()).result("import picobench\npicobench.lines(%d)" % n)

@@ -25,6 +25,7 @@ import time
 from array import array
 
 WAIT = 255
+HEAP = 254  # presses(): not a key, the live heap then (after the press before it)
 KEY_MS = 100
 WAIT_MS = 2000
 
@@ -278,8 +279,12 @@ def presses(path, spec=None):
     app.step(now, None)
     out["heap_idle"] = _live() - own
     rows = []
+    heaps = []
     pressed = False
     for k in keys:
+        if k == HEAP:
+            heaps.append(_live() - own)
+            continue
         waited = _idle(app, 1000 * (WAIT_MS if k == WAIT else KEY_MS), [], pressed)
         pressed = k != WAIT
         now = time.ticks_add(now, WAIT_MS if k == WAIT else KEY_MS)
@@ -297,6 +302,7 @@ def presses(path, spec=None):
             rows[-1].append({labels[j]: PROFILE[labels[j]][0] - before[j] for j in range(len(labels))
                              if PROFILE[labels[j]][0] > before[j]})
     out["presses"] = rows
+    out["heaps"] = heaps
     out["heap_end"] = _live() - own
     out["text"] = app.text()
     print("RESULT " + json.dumps(out))

@@ -23,7 +23,7 @@ import time
 from hal.compat import const
 from rules_core import RecordError
 from rules_core.games import keep
-from rules_core.session import LINES_PER_BUFFER, Session, event_name, lines_of, replay
+from rules_core.session import LINES_PER_BUFFER, Lines, Session, event_name, lines_of, replay
 
 _DONE = ()  # ahead()'s work once it is done (the work is None until planned)
 
@@ -242,64 +242,76 @@ class ReadBack(Session):
         """The older state (or with no mark, the mark and the older one) folded from the
         record's effective events, a few lines a step, with the lines this session let go
         that its undos will refold: what a resume would keep, without holding every line.
-        Undos, redos and entries after the mark change none of it; a new mark drops it."""
+        The first pass finds the effective events and their round ends, so the second folds
+        one rules state only up to the round end wanted and holds only the lines to put
+        back: no second session with its own states and lines beside this one (its heap
+        was the undos' peak). Undos, redos and entries after the mark change none of it;
+        a new mark drops it."""
         m = self._mark
-        n = len(self._done)
+        done = self._done
+        n = len(done)
         k = m[0] if m else n  # the events folded: those before the mark
-        nums = []  # type: list  # the record's line numbers of the effective events (replay's undo and redo)
+        nums = []  # type: list  # the record's line numbers of the effective events (replay's undo and redo), a round end's negative
         undone = []
         for i, text, complete in lines_of(self.reread()):
             if i > 1 and complete:
                 e = None
-                if "undo" in text or "redo" in text:  # (a note's text may say so)
+                if "undo" in text or "redo" in text or "end_round" in text:  # (a note's text may say so)
                     e = event_name(json.loads(text))
                 if e == "undo":
                     undone.append(nums.pop())
                 elif e == "redo":
                     nums.append(undone.pop())
                 else:
-                    nums.append(i)
+                    nums.append(-i if e == "end_round" else i)
                     del undone[:]
             yield
             if self._moved(m, n):
                 return
-        if len(nums) != len(self._done) - self._undoing:
-            raise RecordError("record: %d events, game %d" % (len(nums), len(self._done)))
+        if len(nums) != len(done) - self._undoing:  # (undos after the mark were read too)
+            raise RecordError("record: %d events, game %d" % (len(nums), len(done)))
         k = min(k, len(nums))  # (an undo under way has undone the mark's round's last)
-        t = ReadBack(self.header, self.reread)
-        yield
+        ends = [j for j in range(k) if nums[j] < 0]  # the round ends folded past
+        b = ends.pop() if ends and m is None else None  # with no mark: the mark's round end
+        a = ends.pop() if ends else None  # the older state's round end
+        stop = (-1 if a is None else a) if b is None else b  # the events folded: those before it
+        r = self._fresh()
+        older = None
+        lo = done.lo
+        back = Lines()  # the lines let go from just before the older state on (whole joins)
+        back.lo = 0 if a is None else max(0, a - 1) // LINES_PER_BUFFER * LINES_PER_BUFFER
         j = 0
         for i, text, complete in lines_of(self.reread()):
             if j == k:
                 break
-            if i == nums[j]:
-                t._apply(json.loads(text), j)
-                t._done.append(text)
+            if i == abs(nums[j]):
+                if j < stop:
+                    if j == a:  # (with no mark) the older state, then on to the mark's
+                        older = (a, clone(r))
+                    ev = json.loads(text)
+                    if ev["e"] != "note":
+                        r.apply(ev)
+                if j < lo:
+                    if j >= back.lo:
+                        back.append(text)
+                elif j < len(done) and text != done[j]:
+                    raise RecordError("record: event %d differs" % (j + 1))
                 j += 1
-                tm = t._mark
-                if m is not None and t._older is not None and tm is not None:  # (only its mark is wanted)
-                    t._older = None
-                    t._done.forget(tm[0] - 1)
                 yield
                 if self._moved(m, n):
                     return
-        done = self._done
-        self._same(t._done, k)
+        got = None if stop < 0 else (stop, r)
         self._gone = None
         if m is None:
-            self._mark = t._mark
-            self._older = t._older
+            self._mark, self._older = got, older
         elif self._mark is m:
-            self._older = t._mark
+            self._older = got
         else:  # m was taken back meanwhile, with no older state: this one is the mark now
-            self._mark = t._mark
+            self._mark = got
             self._fold = None  # (and its older state to be folded)
-        # the lines let go put back before the held ones (whole joins: lo is a multiple of 16)
-        b = (done.lo - t._done.lo) // LINES_PER_BUFFER
-        if b > 0:
-            joined = t._done._joined[:b] + done._joined  # (made whole before any is changed)
-            ends = t._done._ends[:b * LINES_PER_BUFFER] + done._ends
-            done._joined, done._ends, done.lo = joined, ends, t._done.lo
+        if back._joined and done.lo == lo:  # put back before the held ones
+            joined, ends = back._joined + done._joined, back._ends + done._ends  # (whole before any is changed)
+            done._joined, done._ends, done.lo = joined, ends, back.lo
         self._forget()
         self._work = None  # the next undo's fold planned again, from these states
 
