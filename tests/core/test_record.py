@@ -220,12 +220,53 @@ def test_undos_with_the_work_done_ahead_read_nothing_back_and_equal_a_fresh_repl
 
 def test_an_undo_that_comes_before_the_work_ahead_is_done_finishes_it():
     """One idle piece, or none, before each undo: the press does the rest of the work
-    itself (or reads the record back), and every undo still gives a fresh replay's game."""
-    for pieces in (0, 1):
-        for s, flash, _ in _undoing("tests/golden/5211_4p.jsonl", pieces):
-            fresh = replay(t + "\n" for t in flash)[0]
-            assert s.result() == fresh.result() and s.last_event() == fresh.last_event()
-        assert not s.can_undo() and s.scores == [0, 0, 0, 0]
+    itself (or reads the record back), and every undo still gives a fresh replay's game.
+    With a piece or more, undos that come while the record's fold is under way (the
+    undos after the mark are on the record too) never make it give up: no press resumes
+    the game from the whole record."""
+    import app.current
+    resumed = []
+    app.current.replay = lambda *a: resumed.append(1) or replay(*a)
+    try:
+        for path, pieces in (("5211_4p", 0), ("5211_4p", 1), ("5211_long_5p", 2)):
+            del resumed[:]
+            for s, flash, _ in _undoing("tests/golden/%s.jsonl" % path, pieces):
+                fresh = replay(t + "\n" for t in flash)[0]
+                assert s.result() == fresh.result() and s.last_event() == fresh.last_event()
+            assert not s.can_undo() and s.scores == [0] * len(s.players)
+            assert pieces == 0 or not resumed
+    finally:
+        app.current.replay = replay
+
+
+def test_the_record_folded_back_keeps_what_a_resume_keeps_across_undo_and_redo_lines():
+    """A record with undo and redo lines (a round end among them), undone with 0, 1, 3 or
+    all the idle pieces before each undo and a redo now and then: every undo gives a fresh
+    replay's game, and once the work ahead is done the session keeps the round-end states
+    a resume of the record keeps (ReadBack: the fold reads the round ends off the record)."""
+    with open("tests/golden/5211_4p.jsonl") as f:
+        lines = f.read().splitlines()
+    undo, redo = dumps({"e": "undo"}), dumps({"e": "redo"})
+    for extra in ([undo, redo] * 3, [undo] * 7 + [redo] * 2 + [undo] * 3):
+        for pieces in (0, 1, 3, None):
+            flash = lines + extra
+            s = replay((t + "\n" for t in flash), ReadBack, lambda: (t + "\n" for t in flash))[0]
+            while s.can_undo():
+                k = 0
+                while (pieces is None or k < pieces) and s.ahead():
+                    k += 1
+                for line in [undo] + ([redo, undo] if len(s._done) % 7 == 3 and s._undone else []):
+                    flash.append(line)
+                    s.undo() if line == undo else s.redo()
+                fresh = replay(t + "\n" for t in flash)[0]
+                assert s.result() == fresh.result() and s.last_event() == fresh.last_event()
+                if pieces is None and s._mark is not None and s._mark[0] < len(s._done) - 1:
+                    while s.ahead():
+                        pass
+                    kept = replay((t + "\n" for t in flash), ReadBack)[0]
+                    for mine, theirs in ((s._mark, kept._mark), (s._older, kept._older)):
+                        assert (mine and (mine[0], mine[1].__dict__)) == (theirs and (theirs[0], theirs[1].__dict__))
+            assert s.scores == [0, 0, 0, 0]
 
 
 def test_a_record_changed_behind_the_work_ahead_is_refused_and_changes_nothing():
