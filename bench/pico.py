@@ -22,6 +22,10 @@ while it was under way. One JSON line per game:
                               before it (after_press's a piece where it collected), negative
                               where the collector ran in it]] of each
   prefetch_ms                 {module: ms} each import done ahead in an idle frame
+  alloc_kb                    KB allocated (the collector's runs left out): the most by a press
+                              and the idle work after it until the next press (what
+                              main.COLLECT_FREE must cover), the most by a press, the most by a
+                              piece of idle work; then the press number of the first
   i2c_bytes_per_press         display traffic (the emulator's I2C byte counter)
   boot_ms                     power-on to the end of the first frame, no record (main.py)
   resume_ms                   power-on to the end of the first frame over this game's record
@@ -270,6 +274,7 @@ class Bench:
                 "waits": [[i + 1, ms(us), [ms(x) for x in r.get("waited_gaps", {}).get(str(i), [])]]
                           for i, us in r["waited"]],
                 "prefetch_ms": {m: ms(us) for m, us in r.get("prefetched", [])},
+                "alloc_kb": [round(b / 1024, 1) for b in r["alloc"][:1] + r["alloc"][2:]] + [r["alloc"][1] + 1],
                 "i2c_bytes_per_press": round(i2c / r["presses"]), "boot_ms": boot_ms,
                 "app_boot_ms": ms(r["app_boot_us"])}
         line.update(self.resume())

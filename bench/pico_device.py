@@ -78,6 +78,10 @@ def _keys(path):
 FRAME_US = 10000  # main.FRAME_MS: the loop comes back after a frame while work is left
 # the pieces of idle work of the last gap: [count, us of each (negative: the collector ran in it)]
 _GAP = array("i", bytes(4 * 32))
+# bytes allocated: [by the last gap's idle work (-1: the collector ran in it), the most by a
+# press and the idle work in the gap after it, that press's index, the most by a press, the
+# most by a piece of idle work] (presses and gaps in which the collector ran left out)
+_ALLOC = array("i", bytes(4 * 5))
 
 
 def _idle(app, gap_us, fetched, pressed=True):
@@ -97,6 +101,7 @@ def _idle(app, gap_us, fetched, pressed=True):
     after = getattr(main, "after_press", None)
     t = 0
     _GAP[0] = 0
+    _ALLOC[0] = 0
     if pressed and after:  # logged as a piece of its own where it collected
         a0 = gc.mem_alloc()
         t0 = time.ticks_us()
@@ -105,15 +110,22 @@ def _idle(app, gap_us, fetched, pressed=True):
         if gc.mem_alloc() < a0:
             _GAP[0] = 1
             _GAP[1] = -t
+            _ALLOC[0] = -1
     while True:
         n = len(app.fetched)
         a0 = gc.mem_alloc()
         t0 = time.ticks_us()
         more = work(app)
         dt = time.ticks_diff(time.ticks_us(), t0)
+        a = gc.mem_alloc() - a0
+        if a < 0:
+            _ALLOC[0] = -1
+        elif _ALLOC[0] >= 0:
+            _ALLOC[0] += a
+            _ALLOC[4] = max(_ALLOC[4], a)
         if _GAP[0] < len(_GAP) - 1:
             _GAP[0] += 1
-            _GAP[_GAP[0]] = -dt if gc.mem_alloc() < a0 else dt
+            _GAP[_GAP[0]] = -dt if a < 0 else dt
         if len(app.fetched) > n:
             fetched.append([app.fetched[-1], dt])
         t += dt
@@ -135,13 +147,20 @@ def _play(app, keys, now, times, screens, names, acc, fetched, probe=None):
     probe: (before(), after(i, us, collected)) called around each press (profile)."""
     i = 0
     pressed = True  # the gap follows a press or the first frame (not a WAIT's)
+    used = -1  # bytes the last press allocated (-1: the collector ran in it)
     for k in keys:
         waited = _idle(app, 1000 * (WAIT_MS if k == WAIT else KEY_MS), fetched, pressed)
+        if used >= 0:  # the press and the gaps after it until the next press
+            used = used + _ALLOC[0] if _ALLOC[0] >= 0 else -1
+            if used > _ALLOC[1]:
+                _ALLOC[1] = used
+                _ALLOC[2] = i - 1
         pressed = k != WAIT
         if k == WAIT:
             now = time.ticks_add(now, WAIT_MS)
             app.step(now, None)
             continue
+        used = -1
         now = time.ticks_add(now, KEY_MS)
         name = type(app.screen).__name__
         if name not in names:
@@ -166,7 +185,10 @@ def _play(app, keys, now, times, screens, names, acc, fetched, probe=None):
                 for m in range(_GAP[0] + 1):
                     log[j + 1 + m] = _GAP[m]
                 acc[5] = j + _GAP[0] + 2
-        if a1 < a0:  # the heap shrank: the collector ran during this press
+        if a1 >= a0:
+            used = a1 - a0
+            _ALLOC[3] = max(_ALLOC[3], used)
+        else:  # the heap shrank: the collector ran during this press
             acc[0] += 1
             acc[1] += dt
             if a1 > acc[2]:
@@ -191,6 +213,8 @@ def game(path):
     names = []
     acc = [0, 0, 0, array("i", bytes(4 * n)), array("i", bytes(4 * 512)), 0]
     fetched = []
+    for j in range(len(_ALLOC)):
+        _ALLOC[j] = 0
     own = _live()
     app, boot_us = build()
     heap_boot = _live() - own
@@ -202,7 +226,7 @@ def game(path):
            "heap_total": gc.mem_alloc() + gc.mem_free(),
            "gc_presses": acc[0], "gc_us": acc[1], "heap_after_gc_max": acc[2] - own if acc[0] else None,
            "waited": [[i, acc[3][i]] for i in range(n) if acc[3][i]], "prefetched": fetched,
-           "waited_gaps": _gaps(acc[4], acc[5]),
+           "waited_gaps": _gaps(acc[4], acc[5]), "alloc": list(_ALLOC[1:]),
            "final": type(app.screen).__name__, "text": app.text(),
            "scores": list(s.scores) if s else None, "finished": s.finished if s else None,
            "shown_equals_buffer": _shown(app.display),
