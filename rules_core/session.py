@@ -221,7 +221,7 @@ class Session:
         self._cls = rules_class(game(self.game))
         self.rules = self._fresh()
         self._done = Lines()  # effective events as JSON text, oldest first (notes included: undo can cancel them)
-        self._undone = []  # redo stack (JSON text); any new event clears it
+        self._undone = Lines()  # redo stack (JSON text, joined as _done is); any new event clears it
 
     def _fresh(self):
         # options.start (round 1's start player) is common to every game: set here, once
@@ -253,7 +253,8 @@ class Session:
                 from rules_core.record import dumps
                 text = dumps(ev)
             self._done.append(text)
-            self._undone = []
+            if len(self._undone):
+                self._undone = Lines()
         return ev
 
     def _apply(self, ev, n, after=None):
@@ -418,9 +419,9 @@ def replay(source, make=Session, *args):
             raise RecordError("line %d: malformed event (%s: %s)" % (numbers[i] if numbers else i + 2, type(e).__name__, e))
     if error is not None:
         raise error
-    for i in range(len(undone)):
-        undone[i] = undone[i][0]
-    session._undone = undone
+    redo = session._undone
+    for text, _ in undone:
+        redo.append(text)
     assumed = session.rules.assumed()
     if assumed:
         warnings.append("line 1: options.board gives no %s: the project's unverified values are used"

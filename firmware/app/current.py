@@ -129,11 +129,50 @@ class ReadBack(Session):
             self._done.forget(self._older[0] - 1)
 
     def undo(self, start=None):
-        """Session.undo: the kept state taken back, or the one folded ahead (ahead(); the
-        work under way finished here), else a refold from the mark. An undo that needs lines
-        this session let go resumes the game from its record (where the device has already
-        written this undo), the lines it still holds checked against it; until it is taken
-        whole, this session is left as it was."""
+        """Session.undo (_undo), then the redo stack's older lines let go, as the older
+        lines of the game are: it holds its newest LINES_PER_BUFFER to twice that (a long
+        undo chain held every line it undid), redo() reads the rest back."""
+        ev = self._undo(start)
+        if self.reread is not None:
+            self._undone.forget(len(self._undone) - LINES_PER_BUFFER)
+        return ev
+
+    def redo(self):
+        """Session.redo; once every undone line held is redone, the next ones let go are
+        read back from the record first (two passes over it, in this press: a redo after
+        more undos in a row than the stack holds)."""
+        u = self._undone
+        if len(u) and len(u) == u.lo:
+            nums = []  # type: list
+            undone = []  # type: list
+            for _ in self._effective(nums, undone):
+                pass
+            if len(undone) == len(u) - 1:  # the record holds this redo: it redoes its newest event
+                undone.append(abs(nums[-1]))
+            if len(undone) != len(u):
+                raise RecordError("record: %d to redo, game %d" % (len(undone), len(u)))
+            back = Lines()  # the join before the held lines (undone: line numbers, newest last, decreasing)
+            back.lo = u.lo - LINES_PER_BUFFER
+            want = undone[back.lo:u.lo]
+            texts = [None] * len(want)
+            j = len(want) - 1
+            for i, text, complete in lines_of(self.reread()):
+                if j >= 0 and i == abs(want[j]):
+                    texts[j] = text
+                    j -= 1
+            for text in texts:
+                back.append(text)
+            u._joined.insert(0, back._joined[0])
+            u._ends[0:0] = back._ends
+            u.lo = back.lo
+        return Session.redo(self)
+
+    def _undo(self, start):
+        """The kept state taken back, or the one folded ahead (ahead(); the work under way
+        finished here), else a refold from the mark. An undo that needs lines this session
+        let go resumes the game from its record (where the device has already written this
+        undo), the lines it still holds checked against it; until it is taken whole, this
+        session is left as it was."""
         done = self._done
         n = len(done)
         m = self._mark
@@ -251,20 +290,8 @@ class ReadBack(Session):
         done = self._done
         n = len(done)
         k = m[0] if m else n  # the events folded: those before the mark
-        nums = []  # type: list  # the record's line numbers of the effective events (replay's undo and redo), a round end's negative
-        undone = []
-        for i, text, complete in lines_of(self.reread()):
-            if i > 1 and complete:
-                e = None
-                if "undo" in text or "redo" in text or "end_round" in text:  # (a note's text may say so)
-                    e = event_name(json.loads(text))
-                if e == "undo":
-                    undone.append(nums.pop())
-                elif e == "redo":
-                    nums.append(undone.pop())
-                else:
-                    nums.append(-i if e == "end_round" else i)
-                    del undone[:]
+        nums = []  # type: list  # the record's line numbers of the effective events, a round end's negative
+        for _ in self._effective(nums, []):
             yield
             if self._moved(m, n):
                 return
@@ -314,6 +341,24 @@ class ReadBack(Session):
             done._joined, done._ends, done.lo = joined, ends, back.lo
         self._forget()
         self._work = None  # the next undo's fold planned again, from these states
+
+    def _effective(self, nums, undone):
+        """The record read a line a step (a generator) into the line numbers of its effective
+        events (nums, a round end's negative) and of its redo stack (undone), resolving its
+        undo and redo lines as replay() does."""
+        for i, text, complete in lines_of(self.reread()):
+            if i > 1 and complete:
+                e = None
+                if "undo" in text or "redo" in text or "end_round" in text:  # (a note's text may say so)
+                    e = event_name(json.loads(text))
+                if e == "undo":
+                    undone.append(nums.pop())
+                elif e == "redo":
+                    nums.append(undone.pop())
+                else:
+                    nums.append(-i if e == "end_round" else i)
+                    del undone[:]
+            yield
 
     def _moved(self, m, n):
         """True (and the record's fold to be planned again) when the game changed what a

@@ -269,6 +269,25 @@ def test_the_record_folded_back_keeps_what_a_resume_keeps_across_undo_and_redo_l
             assert s.scores == [0, 0, 0, 0]
 
 
+def test_a_long_undo_chain_holds_a_bounded_redo_stack_and_redoes_it_all_from_the_record():
+    """The 4-player game undone to its first event, then redone to its end: the session
+    holds fewer than two joins of undone lines (the rest is read back from the record when
+    redone), and every undo and redo gives a fresh replay's game, the last one the game."""
+    for pieces in (0, None):
+        flash = None
+        for s, flash, _ in _undoing("tests/golden/5211_4p.jsonl", pieces):
+            assert len(s._undone) - s._undone.lo < 2 * LINES_PER_BUFFER
+        n = len(s._undone)
+        assert n == 78 and s._undone.lo >= n - 2 * LINES_PER_BUFFER
+        while s.can_redo():
+            flash.append(dumps({"e": "redo"}))
+            s.redo()
+            fresh = replay(t + "\n" for t in flash)[0]
+            assert s.result() == fresh.result() and s.last_event() == fresh.last_event()
+        with open("tests/golden/5211_4p.jsonl") as f:
+            assert s.result() == replay(f)[0].result() and s.finished and len(s._done) == n
+
+
 def test_a_record_changed_behind_the_work_ahead_is_refused_and_changes_nothing():
     """The older round-end state folded again from the record in idle frames: a record
     that no longer holds the game (a line edited) leaves the session as it was, and the
