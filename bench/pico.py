@@ -50,7 +50,7 @@ first OK lists them).
 --presses KEY,KEY: presses no scripted game makes (no games): the App built over FILE
 (--resume) or over no record (the main menu), with --history N games filed, its idle work
 done (2 s), then these keys a press's time apart (hal.keys names, "+LONG" held, WAIT two
-seconds without a key, HEAP the live heap then), the idle work between them as in the games; one JSON line:
+seconds without a key, HEAP the live heap then: keys with HEAP are not timed), the idle work between them as in the games; one JSON line:
   presses                     [screen it left, key, screen it showed, ms with its wait, ms waited]
                               (with --profile then {function: inclusive ms} of each timed one it ran)
   heap_kb, heap_idle_kb, heap_end_kb  live heap after the first frame, once its idle work

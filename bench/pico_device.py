@@ -294,6 +294,7 @@ def presses(path, spec=None):
         _profiled(spec)
     labels = list(PROFILE)
     before = array("i", bytes(4 * len(labels)))
+    heaps = array("i", bytes(4 * keys.count(bytes([HEAP]))))  # (made before the App's heap is read)
     own = _live()
     app, us = build()
     out = {"app_resume_us": us, "heap": _live() - own, "screen": type(app.screen).__name__}
@@ -303,11 +304,13 @@ def presses(path, spec=None):
     app.step(now, None)
     out["heap_idle"] = _live() - own
     rows = []
-    heaps = []
+    h = 0
+    timed = not heaps  # with HEAP, no rows: they would count in the App's heap
     pressed = False
     for k in keys:
         if k == HEAP:
-            heaps.append(_live() - own)
+            heaps[h] = _live() - own
+            h += 1
             continue
         waited = _idle(app, 1000 * (WAIT_MS if k == WAIT else KEY_MS), [], pressed)
         pressed = k != WAIT
@@ -321,12 +324,14 @@ def presses(path, spec=None):
         t0 = time.ticks_us()
         app.step(now, k)
         dt = time.ticks_diff(time.ticks_us(), t0)
+        if not timed:
+            continue
         rows.append([was, type(app.screen).__name__, dt + waited, waited])
         if labels:
             rows[-1].append({labels[j]: PROFILE[labels[j]][0] - before[j] for j in range(len(labels))
                              if PROFILE[labels[j]][0] > before[j]})
     out["presses"] = rows
-    out["heaps"] = heaps
+    out["heaps"] = list(heaps)
     out["heap_end"] = _live() - own
     out["text"] = app.text()
     print("RESULT " + json.dumps(out))

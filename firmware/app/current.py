@@ -128,15 +128,6 @@ class ReadBack(Session):
         if self.reread is not None and self._older is not None:
             self._done.forget(self._older[0] - 1)
 
-    def undo(self, start=None):
-        """Session.undo (_undo), then the redo stack's older lines let go, as the older
-        lines of the game are: it holds its newest LINES_PER_BUFFER to twice that (a long
-        undo chain held every line it undid), redo() reads the rest back."""
-        ev = self._undo(start)
-        if self.reread is not None:
-            self._undone.forget(len(self._undone) - LINES_PER_BUFFER)
-        return ev
-
     def redo(self):
         """Session.redo; once every undone line held is redone, the next ones let go are
         read back from the record first (two passes over it, in this press: a redo after
@@ -167,12 +158,12 @@ class ReadBack(Session):
             u.lo = back.lo
         return Session.redo(self)
 
-    def _undo(self, start):
-        """The kept state taken back, or the one folded ahead (ahead(); the work under way
-        finished here), else a refold from the mark. An undo that needs lines this session
-        let go resumes the game from its record (where the device has already written this
-        undo), the lines it still holds checked against it; until it is taken whole, this
-        session is left as it was."""
+    def undo(self, start=None):
+        """Session.undo: the kept state taken back, or the one folded ahead (ahead(); the
+        work under way finished here), else a refold from the mark. An undo that needs lines
+        this session let go resumes the game from its record (where the device has already
+        written this undo), the lines it still holds checked against it; until it is taken
+        whole, this session is left as it was."""
         done = self._done
         n = len(done)
         m = self._mark
@@ -236,7 +227,12 @@ class ReadBack(Session):
         takes, folded from the mark; then, once an undo took the older round-end state as
         the mark, the next older one folded again from the record (for the undo that takes
         the mark back). True while more is left. The game is not changed: it takes the
-        states at its undos."""
+        states at its undos. First, the redo stack's older lines are let go, as the game's
+        are: it holds its newest LINES_PER_BUFFER to twice that (a long undo chain held
+        every line it undid), redo() reads the rest back."""
+        u = self._undone
+        if self.reread is not None and len(u._ends) >= 2 * LINES_PER_BUFFER:
+            u.forget(len(u) - LINES_PER_BUFFER)
         w = self._work
         if w is None:
             w = self._work = self._fold_next()
