@@ -1,7 +1,7 @@
 """Key press to finished display transfer on the emulated Pico, for the eight scripted games.
 
     .venv/bin/python bench/pico.py [--games NAME,NAME] [--profile] [--resume RECORD.jsonl] [--history N]
-                                   [--presses KEY,KEY] [--lines N] [--firmware DIR]
+                                   [--presses KEY,KEY [--after MS]] [--lines N] [--firmware DIR]
 
 Starts the emulated Pico (tests/picosim.py: ../shared/picosim, or the folder named by
 AZUL_PICOSIM; without it, or without node, says why and exits 0), flashes it with
@@ -50,12 +50,18 @@ first OK lists them).
 --presses KEY,KEY: presses no scripted game makes (no games): the App built over FILE
 (--resume) or over no record (the main menu), with --history N games filed, its idle work
 done (2 s), then these keys a press's time apart (hal.keys names, "+LONG" held, WAIT two
-seconds without a key, HEAP the live heap then: keys with HEAP are not timed), the idle work between them as in the games; one JSON line:
-  presses                     [screen it left, key, screen it showed, ms with its wait, ms waited]
+seconds without a key, HEAP the live heap then: keys with HEAP are not timed), the idle work
+between them as in the games (--after MS: the first key MS after the first frame instead,
+meeting the idle work under way then: each piece of it is a press's possible wait); one JSON line:
+  presses                     [screen it left, key, screen it showed, ms with its wait, ms waited,
+                              ms of the longest piece of idle work in the gap before it: the
+                              most it could have waited there]
                               (with --profile then {function: inclusive ms} of each timed one it ran)
   heap_kb, heap_idle_kb, heap_end_kb  live heap after the first frame, once its idle work
                               is done, after the last key (as heap_boot_kb)
   heaps_kb                    the live heap at each HEAP (as heap_kb)
+  gaps_ms                     the ms of each piece of idle work in the gap before each key, the
+                              first 31 (negative where the collector ran in it)
 e.g. the main menu's History and Settings with 50 games filed:
   --history 50 --presses DOWN,OK,BACK,DOWN,OK
 and the undo from a finished 5211 game's final standings:
@@ -308,21 +314,22 @@ class Bench:
             out["heap_first_ok_kb"] = round(r["heap_first_ok"] / 1024, 1)
         return out
 
-    def presses(self, keys, profile=False):
+    def presses(self, keys, profile=False, after_ms=None):
         """The App over what is on flash, then keys (pico_device.presses); with profile, each
         press's row ends with {function: inclusive ms} (PROFILE)."""
-        r = (self.emu or self.start()).result("import picobench\npicobench.presses(%r, %r)" % (
-            key_file("presses"), PROFILE if profile else None))
+        r = (self.emu or self.start()).result("import picobench\npicobench.presses(%r, %r, %r)" % (
+            key_file("presses"), PROFILE if profile else None, after_ms))
         pressed = [k for k in keys if k != WAIT and k != HEAP]
         rows = []
         for row, k in zip(r["presses"], pressed):
-            rows.append([row[0], key_name(k), row[1], ms(row[2]), ms(row[3])])
-            if len(row) > 4:
-                rows[-1].append({lb: ms(us) for lb, us in sorted(row[4].items(), key=lambda kv: -kv[1])})
+            rows.append([row[0], key_name(k), row[1], ms(row[2]), ms(row[3]), ms(row[4])])
+            if len(row) > 5:
+                rows[-1].append({lb: ms(us) for lb, us in sorted(row[5].items(), key=lambda kv: -kv[1])})
         return {"app_resume_ms": ms(r["app_resume_us"]), "first_screen": r["screen"], "presses": rows,
-                "heap_kb": round(r["heap"] / 1024, 1), "heap_idle_kb": round(r["heap_idle"] / 1024, 1),
+                "heap_kb": round(r["heap"] / 1024, 1), "heap_idle_kb": round(r["heap_idle"] / 1024, 1) if "heap_idle" in r else None,
                 "heap_end_kb": round(r["heap_end"] / 1024, 1), "final_text": r["text"],
-                "heaps_kb": [round(h / 1024, 1) for h in r.get("heaps", ())]}
+                "heaps_kb": [round(h / 1024, 1) for h in r.get("heaps", ())],
+                "gaps_ms": [[ms(us) for us in g] for g in r.get("gaps", ())]}
 
     def lines(self, n):
         r = (self.emu or self.start()).result("import picobench\npicobench.lines(%d)" % n)
@@ -362,6 +369,8 @@ def main(argv):
     parser.add_argument("--resume", metavar="RECORD.jsonl", help="power-on and resume over this record only")
     parser.add_argument("--history", metavar="N", type=int, default=0, help="with --resume or --presses: N games filed")
     parser.add_argument("--presses", metavar="KEY,KEY", help="these presses after power-on only (see above)")
+    parser.add_argument("--after", metavar="MS", type=int,
+                        help="with --presses: the first key MS after the first frame (no 2 s idle first)")
     parser.add_argument("--lines", metavar="N", type=int, help="a record line's calls over N lines only")
     parser.add_argument("--firmware", metavar="DIR", default=ROOT, help="flash this checkout's firmware")
     args = parser.parse_args(argv)
@@ -388,7 +397,7 @@ def main(argv):
                     keys = key_codes(args.presses)
                     files[key_file("presses")] = keys
                     bench.flash(files)
-                    line.update(bench.presses(keys, args.profile))
+                    line.update(bench.presses(keys, args.profile, args.after))
                 else:
                     bench.flash(files)
                     line.update(bench.resume())

@@ -82,6 +82,7 @@ _GAP = array("i", bytes(4 * 32))
 # press and the idle work in the gap after it, that press's index, the most by a press, the
 # most by a piece of idle work] (presses and gaps in which the collector ran left out)
 _ALLOC = array("i", bytes(4 * 5))
+_LONGEST = array("i", [0])  # us of the last gap's longest piece of idle work (after_press's too)
 
 
 def _idle(app, gap_us, fetched, pressed=True):
@@ -101,12 +102,14 @@ def _idle(app, gap_us, fetched, pressed=True):
     after = getattr(main, "after_press", None)
     t = 0
     _GAP[0] = 0
+    _LONGEST[0] = 0
     _ALLOC[0] = 0
     if pressed and after:  # logged as a piece of its own where it collected
         a0 = gc.mem_alloc()
         t0 = time.ticks_us()
         after()
         t = time.ticks_diff(time.ticks_us(), t0)
+        _LONGEST[0] = t
         if gc.mem_alloc() < a0:
             _GAP[0] = 1
             _GAP[1] = -t
@@ -128,6 +131,7 @@ def _idle(app, gap_us, fetched, pressed=True):
             _GAP[_GAP[0]] = -dt if a < 0 else dt
         if len(app.fetched) > n:
             fetched.append([app.fetched[-1], dt])
+        _LONGEST[0] = max(_LONGEST[0], dt)
         t += dt
         if t > gap_us:
             return t - gap_us
@@ -281,11 +285,13 @@ def frame():
     print("RESULT " + json.dumps(out))
 
 
-def presses(path, spec=None):
+def presses(path, spec=None, after_ms=None):
     """The App built over what is on flash (a record or none: the main menu), its idle work
-    done (2 s, as a WAIT), then the keys of the keys file `path` a press's time apart, main.py's idle work between them as in game(). Prints
+    done (2 s, as a WAIT; with after_ms, the first key comes that long after the first frame
+    instead, meeting whatever idle work is under way then), then the keys of the keys file `path` a press's time apart, main.py's idle work between them as in game(). Prints
     "RESULT {json}": "presses" [screen it left, screen it showed, us with its wait, us
-    waited] per key, the live heap after the first frame ("heap"), once its idle work is
+    waited, us of the longest piece of idle work in the gap before it (the most a key could
+    wait there)] per key, the live heap after the first frame ("heap"), once its idle work is
     done ("heap_idle") and after the last key ("heap_end"), less this module's (as game()).
     spec: profile()'s, the functions timed; each press's row then ends with {label: us}
     of those it ran (the modules named there are imported before the App is built)."""
@@ -299,22 +305,26 @@ def presses(path, spec=None):
     app, us = build()
     out = {"app_resume_us": us, "heap": _live() - own, "screen": type(app.screen).__name__}
     now = time.ticks_ms()
-    _idle(app, 1000 * WAIT_MS, [], True)
-    now = time.ticks_add(now, WAIT_MS)
-    app.step(now, None)
-    out["heap_idle"] = _live() - own
+    if after_ms is None:
+        _idle(app, 1000 * WAIT_MS, [], True)
+        now = time.ticks_add(now, WAIT_MS)
+        app.step(now, None)
+        out["heap_idle"] = _live() - own
     rows = []
+    gaps = []  # the us of each piece of idle work in the gap before each key (as _GAP)
     h = 0
     timed = not heaps  # with HEAP, no rows: they would count in the App's heap
-    pressed = False
+    pressed = after_ms is not None  # (the first frame's after_press comes in the first gap)
     for k in keys:
         if k == HEAP:
             heaps[h] = _live() - own
             h += 1
             continue
-        waited = _idle(app, 1000 * (WAIT_MS if k == WAIT else KEY_MS), [], pressed)
+        gap = WAIT_MS if k == WAIT else (after_ms or KEY_MS)
+        after_ms = None
+        waited = _idle(app, 1000 * gap, [], pressed)
         pressed = k != WAIT
-        now = time.ticks_add(now, WAIT_MS if k == WAIT else KEY_MS)
+        now = time.ticks_add(now, gap)
         if k == WAIT:
             app.step(now, None)
             continue
@@ -326,12 +336,14 @@ def presses(path, spec=None):
         dt = time.ticks_diff(time.ticks_us(), t0)
         if not timed:
             continue
-        rows.append([was, type(app.screen).__name__, dt + waited, waited])
+        rows.append([was, type(app.screen).__name__, dt + waited, waited, _LONGEST[0]])
+        gaps.append([_GAP[i] for i in range(1, _GAP[0] + 1)])
         if labels:
             rows[-1].append({labels[j]: PROFILE[labels[j]][0] - before[j] for j in range(len(labels))
                              if PROFILE[labels[j]][0] > before[j]})
     out["presses"] = rows
     out["heaps"] = list(heaps)
+    out["gaps"] = gaps
     out["heap_end"] = _live() - own
     out["text"] = app.text()
     print("RESULT " + json.dumps(out))
