@@ -161,10 +161,10 @@ def test_a_resumed_game_imports_its_entry_screens_ahead(tmp_path, monkeypatch):
     assert d2.screen.title == "Round 1" and set(sys.modules) == loaded
 
 
-def test_a_game_resumed_finished_imports_its_entry_screens_last_for_an_undo(tmp_path, monkeypatch):
-    """After a power-on over a finished game, its final standings' idle frames import its
-    entry screens once their other work is done (the state the undo after the first takes
-    folded ahead): an undo from there and the scoreboard's OK import nothing."""
+def test_a_game_resumed_finished_imports_its_entry_screens_before_its_first_frame(tmp_path, monkeypatch):
+    """A power-on over a finished game imports its entry screens before the final standings'
+    first frame: their idle frames import nothing (an OK or an undo that met an import would
+    wait for it), and neither the undo from there nor the scoreboard's OK imports anything."""
     import shutil
     import sys
     import app as package
@@ -174,17 +174,16 @@ def test_a_game_resumed_finished_imports_its_entry_screens_last_for_an_undo(tmp_
     (tmp_path / "data").mkdir()
     shutil.copy(os.path.join(os.path.dirname(GOLDEN), "5211_4p.jsonl"), str(tmp_path / "data" / "current.jsonl"))
     d = Driver(tmp_path)
-    assert type(d.screen).__name__ == "Final" and "app.entries" not in sys.modules
-    s = d.app.session
-    while "app.form" not in sys.modules:
-        assert d.app.ahead()
-    assert s._next is not None and not s.ahead()  # (the undos' work came first)
+    assert type(d.screen).__name__ == "Final"
+    assert "app.form" in sys.modules and "app.entries" in sys.modules and "app.entry_5211" in sys.modules
+    loaded = set(sys.modules)
     while d.app.ahead():
         pass
-    assert "app.entries" in sys.modules and "app.entry_5211" in sys.modules
-    loaded = set(sys.modules)
+    assert set(sys.modules) == loaded
     d.press(BACK | LONG)
     assert type(d.screen).__name__ == "Scoreboard" and d.app.text()[-2:] == ["undone:", "end_round"]
+    while d.app.ahead():
+        pass
     d.press(OK)
     assert d.screen.title.startswith("Round ") and set(sys.modules) == loaded
 

@@ -216,11 +216,16 @@ class App:
         drop = ["app.resume"]
         if s is not None:
             drop += other_games(s.game) + list(MENUS)
-            if not s.finished:  # what its scoreboard's first OK imports
-                self.expect(entry_screens(s.game))
-            # (finished: its first OK files it, by the history's listing, which its final
-            # standings' first idle frames make: Final.ahead)
+            self.expect(entry_screens(s.game))  # what its scoreboard's first OK imports
         unload(drop)  # one collection
+        if s is not None and s.finished:
+            # its final standings hold them (keep_entries), imported here before their first
+            # frame: imported in an idle frame, one (25-37 ms on a Pico) would be waited for by
+            # the OK or the undo that met it
+            while self.prefetch():
+                pass
+            self.kept = loaded(self.fetched)
+            del self.fetched[:]
         self.home()
         if message:
             self.say(message, None)
@@ -435,11 +440,10 @@ class App:
                 or self.storage.scan_history(paths.HISTORY_DIR) or self.keep_entries())
 
     def keep_entries(self):
-        """A finished game keeps its entry screens, imported ahead (a game resumed finished
-        has none) after every other piece of idle work, the OK that files it being the likely
-        press: so an undo from its final standings imports nothing, in the press or in the
-        idle frames before the next undo (10-40 ms a module on a Pico, which that undo would
-        wait for). What filing it drops is found here too (archive). True while more is left."""
+        """A game finished in play keeps its entry screens (a game resumed finished has them
+        from App.resume): so an undo from its final standings imports nothing, in the press or
+        in the idle frames before the next undo (10-40 ms a module on a Pico, which that undo
+        would wait for). What filing it drops is found here (archive). True while more is left."""
         s = self.session
         if s is None or not s.finished or type(self.kept) is list:
             return False
@@ -456,8 +460,8 @@ class App:
         what prefetch() imported goes (an open game's modules were loaded before, but for the
         entry screens a resumed game imports ahead: its next OK imports them again)."""
         del self.wanted[:]
-        if self.fetched:
-            unload(self.fetched)
+        if self.fetched:  # collected after the press's frame (main.after_press), not in it
+            unload(self.fetched, collect=False)
             del self.fetched[:]
 
     # ---- messages ----
