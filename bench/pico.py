@@ -66,6 +66,10 @@ e.g. the main menu's History and Settings with 50 games filed:
   --history 50 --presses DOWN,OK,BACK,DOWN,OK
 and the undo from a finished 5211 game's final standings:
   --resume tests/golden/5211_4p.jsonl --presses BACK+LONG
+--gap MS, --hold MS (with --presses): MS of idle work between two keys instead of a press's
+time (100), and each key after MS more with none (a button held: main.py runs no idle work
+while one is down); a hand's undos: --gap 250 --hold 600 (BACK fires its undo after 600 ms
+held, the next hold ~250 ms after the release).
 --lines N: what a record line costs on littlefs, call by call (bench/pico_device.py lines()):
 [min, median, max] ms of each call over N lines, and of Storage.append_line.
 --firmware DIR: flash the firmware of the checkout in DIR (another revision, e.g. extracted
@@ -314,11 +318,11 @@ class Bench:
             out["heap_first_ok_kb"] = round(r["heap_first_ok"] / 1024, 1)
         return out
 
-    def presses(self, keys, profile=False, after_ms=None):
+    def presses(self, keys, profile=False, after_ms=None, gap_ms=None, hold_ms=0):
         """The App over what is on flash, then keys (pico_device.presses); with profile, each
         press's row ends with {function: inclusive ms} (PROFILE)."""
-        r = (self.emu or self.start()).result("import picobench\npicobench.presses(%r, %r, %r)" % (
-            key_file("presses"), PROFILE if profile else None, after_ms))
+        r = (self.emu or self.start()).result("import picobench\npicobench.presses(%r, %r, %r, %s, %d)" % (
+            key_file("presses"), PROFILE if profile else None, after_ms, gap_ms or "picobench.KEY_MS", hold_ms))
         pressed = [k for k in keys if k != WAIT and k != HEAP]
         rows = []
         for row, k in zip(r["presses"], pressed):
@@ -371,6 +375,9 @@ def main(argv):
     parser.add_argument("--presses", metavar="KEY,KEY", help="these presses after power-on only (see above)")
     parser.add_argument("--after", metavar="MS", type=int,
                         help="with --presses: the first key MS after the first frame (no 2 s idle first)")
+    parser.add_argument("--gap", metavar="MS", type=int, help="with --presses: ms of idle work between keys (100)")
+    parser.add_argument("--hold", metavar="MS", type=int, default=0,
+                        help="with --presses: each key after MS more with no idle work (a button held)")
     parser.add_argument("--lines", metavar="N", type=int, help="a record line's calls over N lines only")
     parser.add_argument("--firmware", metavar="DIR", default=ROOT, help="flash this checkout's firmware")
     args = parser.parse_args(argv)
@@ -397,7 +404,8 @@ def main(argv):
                     keys = key_codes(args.presses)
                     files[key_file("presses")] = keys
                     bench.flash(files)
-                    line.update(bench.presses(keys, args.profile, args.after))
+                    line.update(bench.presses(keys, args.profile, args.after, args.gap, args.hold))
+                    line.update(gap_ms=args.gap or 100, hold_ms=args.hold)
                 else:
                     bench.flash(files)
                     line.update(bench.resume())

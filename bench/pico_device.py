@@ -285,10 +285,11 @@ def frame():
     print("RESULT " + json.dumps(out))
 
 
-def presses(path, spec=None, after_ms=None):
+def presses(path, spec=None, after_ms=None, gap_ms=KEY_MS, hold_ms=0):
     """The App built over what is on flash (a record or none: the main menu), its idle work
     done (2 s, as a WAIT; with after_ms, the first key comes that long after the first frame
-    instead, meeting whatever idle work is under way then), then the keys of the keys file `path` a press's time apart, main.py's idle work between them as in game(). Prints
+    instead, meeting whatever idle work is under way then), then the keys of the keys file `path` gap_ms apart, main.py's idle work between them as in game(),
+    each key after hold_ms more with none (a button held: main.py runs no idle work). Prints
     "RESULT {json}": "presses" [screen it left, screen it showed, us with its wait, us
     waited, us of the longest piece of idle work in the gap before it (the most a key could
     wait there)] per key, the live heap after the first frame ("heap"), once its idle work is
@@ -320,11 +321,11 @@ def presses(path, spec=None, after_ms=None):
             heaps[h] = _live() - own
             h += 1
             continue
-        gap = WAIT_MS if k == WAIT else (after_ms or KEY_MS)
+        gap = WAIT_MS if k == WAIT else (after_ms or gap_ms)
         after_ms = None
         waited = _idle(app, 1000 * gap, [], pressed)
         pressed = k != WAIT
-        now = time.ticks_add(now, gap)
+        now = time.ticks_add(now, gap if k == WAIT else gap + hold_ms)
         if k == WAIT:
             app.step(now, None)
             continue

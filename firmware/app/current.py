@@ -255,17 +255,20 @@ class ReadBack(Session):
         return False
 
     def _fold_next(self):
-        """The state the next undo takes, refolded from the mark (self._next): after the
-        game's last round end, the one the undo after the mark's takes."""
+        """The state the next undo takes, refolded from the mark (self._next), or in the first
+        round from its first event: after the game's last round end, the one the undo after
+        the mark's takes."""
         m = self._mark
         n = len(self._done)
         if m is not None and m[0] == n - 1:  # that undo takes m back: the fold for the next one
             m, n = self._older, n - 1
+        if m is None and not self._done.lo:  # the first round (every line held): from its first event
+            m = (0, None)
         if not (self._undone or self.rules.finished) or m is None or m[0] >= n - 1 or self._done.lo > m[0]:
-            return  # not undoing, or (m None) the undo refolds the game from its first event
+            return  # not undoing, or (m None: lines let go) the undo reads the record
         if self._next is not None and self._next[0] == n:
             return
-        r = clone(m[1])
+        r = clone(m[1]) if m[1] is not None else self._fresh()
         for i in range(m[0], n - 1):
             ev = json.loads(self._done[i])
             if ev["e"] != "note":

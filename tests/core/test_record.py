@@ -218,6 +218,27 @@ def test_undos_with_the_work_done_ahead_read_nothing_back_and_equal_a_fresh_repl
     assert n == 243 and s.round == 1 and s._done.lo == 0
 
 
+def test_an_undo_in_the_first_round_takes_the_state_folded_ahead_not_a_refold():
+    """Before the first round end no state is kept: with the idle pieces done, an undo there
+    folds no event in its press (it takes the one folded ahead from the game's first event)
+    and gives what a fresh replay gives."""
+    applied = []
+    own = ReadBack._apply
+    ReadBack._apply = lambda self, *a: applied.append(1) or own(self, *a)
+    try:
+        first = 0
+        for s, flash, reads in _undoing("tests/golden/5211_long_5p.jsonl", None):
+            if s._mark is None:  # in the first round
+                first += 1
+                assert not applied and reads == 0
+                fresh = replay(t + "\n" for t in flash)[0]
+                assert s.result() == fresh.result() and s.pending() == fresh.pending()
+            del applied[:]
+    finally:
+        ReadBack._apply = own
+    assert first == 16 and not s.can_undo()
+
+
 def test_an_undo_that_comes_before_the_work_ahead_is_done_finishes_it():
     """One idle piece, or none, before each undo: the press does the rest of the work
     itself (or reads the record back), and every undo still gives a fresh replay's game.
