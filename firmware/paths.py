@@ -5,4 +5,5 @@ CURRENT = "data/current.jsonl"
 HISTORY_DIR = "data/history"
 SETTINGS = "data/settings.json"
 ERRORS = "data/errors.log"
+WARM = "data/.warm"  # written and removed at boot (Storage.warm)
 DAMAGED = "data/damaged-%d.jsonl"  # a record that would not resume, kept untouched for the host tools

@@ -16,6 +16,7 @@ from core.checks import events
 from host_tools import sim  # noqa: F401  (firmware/ on sys.path)
 from host_tools.vhal import CutStorage, PowerCut, VirtualDisplay, VirtualLeds
 from hal.keys import BACK
+from hal.storage import WARM_BYTES
 from rules_core.record import dumps
 from rules_core.session import replay
 
@@ -173,7 +174,7 @@ def test_app_driven_by_keys_resumes_after_a_cut_at_every_byte(tmp_path):
         acc += len(l.encode("utf-8")) + 1
         ends.append(acc)
     for cut in range(total + 1):
-        st = CutStorage(cut)
+        st = CutStorage(WARM_BYTES + cut)  # (the boot's warm-up write comes first: Storage.warm)
         try:
             app = app_on(st)
             t = 0

@@ -303,6 +303,19 @@ def test_an_empty_record_is_removed_at_boot(board):
     assert d.app.session is None and d.file("current.jsonl") is None
 
 
+def test_a_full_flash_at_boot_resumes_the_game_and_leaves_no_warm_up_file(board):
+    """The boot's warm-up write (Storage.warm: littlefs's first walk of the flash at boot,
+    not in the first press that writes a line) fails like a full flash, half written: the
+    game resumes, and the half-written file is gone."""
+    put_files(board, {"current.jsonl": finished_record()})
+    flash = Flash()
+    flash.full = True
+    d = FlashDriver(board, flash)
+    assert d.app.session is not None and d.app.session.finished
+    assert d.file(".warm") is None and d.file("current.jsonl") == finished_record().encode()
+    assert "warm" not in d.said()
+
+
 # ---- 3. settings of any shape --------------------------------------------------------------
 SHAPES = {"1": {}, "null": {}, "[1]": {}, '{"brightness": 9}': {}, "-1": {}, '"x"': {}, "3.5": {},
           '{"led_count": "16"}': {}, '{"history_keep": 0}': {},

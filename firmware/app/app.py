@@ -194,6 +194,7 @@ class App:
             storage.ensure_dir(paths.DATA_DIR)
         except OSError as e:
             self.log("data folder: %s" % (e,))
+        storage.warm(paths.WARM)  # the allocator's first walk of the flash here, not in a press
         self.settings = _module("settings").load(storage, board, self.log)
         unload([m for m in sys.modules if m in BOOT_ONLY or m.startswith("boards.")])
         self.ledview = LedView(leds)

@@ -25,6 +25,7 @@ import os
 TMP_SUFFIX = ".tmp"
 HISTORY_EXT = ".jsonl"
 _DIR = 0x4000  # the directory bit of a stat / ilistdir mode
+WARM_BYTES = 1024  # warm(): more than littlefs stores inline, so a block is allocated
 
 
 def history_name(n):
@@ -55,6 +56,22 @@ class Storage:
         sync = getattr(self._os, "sync", None)
         if sync is not None:
             sync()
+
+    def warm(self, path):
+        """Write a 1 KB file and remove it, at boot: littlefs fills its block allocator's
+        lookahead by walking the whole filesystem at the first block it allocates after a
+        mount (~0.5 ms a file on a Pico: +38 ms with 50 games filed), which would otherwise
+        fall on the first press that writes a line. (A smaller file is stored inline and
+        allocates no block.) A flash too full for it is left as it is."""
+        try:
+            with self._open(path, "wb") as f:
+                f.write(bytes(WARM_BYTES))
+        except OSError:
+            pass
+        try:
+            self._os.remove(path)
+        except OSError:
+            pass
 
     def exists(self, path):
         try:
