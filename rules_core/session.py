@@ -190,6 +190,12 @@ class Lines:
             del self._ends[:LINES_PER_BUFFER]
             self.lo += LINES_PER_BUFFER
 
+    def put_back(self, older):
+        """Put lines let go (forget()) back in front: `older` holds them read again, whole
+        joins from older.lo up to this one's lo."""
+        joined, ends = older._joined + self._joined, older._ends + self._ends  # (both made before either is set)
+        self._joined, self._ends, self.lo = joined, ends, older.lo
+
     def append(self, text):
         tail = self._tail
         tail.append(text)

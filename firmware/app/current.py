@@ -153,9 +153,7 @@ class ReadBack(Session):
                     j -= 1
             for text in texts:
                 back.append(text)
-            u._joined.insert(0, back._joined[0])
-            u._ends[0:0] = back._ends
-            u.lo = back.lo
+            u.put_back(back)
         return Session.redo(self)
 
     def undo(self, start=None):
@@ -335,9 +333,8 @@ class ReadBack(Session):
         else:  # m was taken back meanwhile, with no older state: this one is the mark now
             self._mark = got
             self._fold = None  # (and its older state to be folded)
-        if back._joined and done.lo == lo:  # put back before the held ones
-            joined, ends = back._joined + done._joined, back._ends + done._ends  # (whole before any is changed)
-            done._joined, done._ends, done.lo = joined, ends, back.lo
+        if back._joined and done.lo == lo:
+            done.put_back(back)
         self._forget()
         self._work = None  # the next undo's fold planned again, from these states
 

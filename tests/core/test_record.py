@@ -117,6 +117,29 @@ def test_lines_keep_what_a_list_keeps_across_buffers():
     raises(IndexError, lines.pop)
 
 
+def test_lines_let_go_and_put_back_read_as_before():
+    """forget() lets whole joins go; put_back() of the same lines read again into a Lines
+    from that join on gives every line back, and pops and appends go on as on a list."""
+    want = [dumps({"e": "note", "text": "n%d é" % k}) for k in range(3 * LINES_PER_BUFFER + 3)]
+    lines = Lines()
+    for t in want:
+        lines.append(t)
+    lines.forget(2 * LINES_PER_BUFFER + 1)
+    assert lines.lo == 2 * LINES_PER_BUFFER
+    raises(IndexError, lines.__getitem__, LINES_PER_BUFFER)
+    for lo in (LINES_PER_BUFFER, 0):  # one join read back, then the one before it
+        back = Lines()
+        back.lo = lo
+        for t in want[lo:lines.lo]:
+            back.append(t)
+        lines.put_back(back)
+        assert lines.lo == lo and [lines[i] for i in range(lo, len(lines))] == want[lo:]
+    while want:
+        assert lines.pop() == want.pop()
+    lines.append("x")
+    assert len(lines) == 1 and lines[0] == "x"
+
+
 def test_a_session_that_reads_its_record_back_forgets_old_lines_and_undoes_the_same():
     """Given `reread`, a session keeps only the lines from just before its kept round-end
     state and reads the rest back from the record; undoing a whole 4-player game to its
