@@ -367,18 +367,26 @@ class Storage:
         """Remove the oldest history files so that at most `keep` (at least 1) remain; the
         newest is never removed. Returns how many were removed. Files are removed by number
         upward from the oldest, so no listing is held; a number with no file is a gap, and a
-        file that will not go (a folder by that name) stops counting. littlefs removes an
-        empty folder as a file: where the listing met a folder named like a game, the span is
-        listed again after a removal (a count kept would be one short)."""
+        file that will not go stops counting. littlefs's remove takes an empty folder as it
+        takes a file: where a folder named like a game may be (the listing met one, or could
+        not tell: no ilistdir), each number is stat'ed before its removal and a folder is kept
+        (a stat costs a Pico's littlefs 1-2 ms; the common history pays none)."""
         keep = max(1, keep)
         count, n, newest = self.history_span(folder)
         h = self._span
+        told = getattr(self._os, "ilistdir", None) is not None  # the listing told folders from files
+        look = h[5] or not told
         removed = 0
         while count > keep and n < newest:
+            path = folder + "/" + history_name(n)
             try:
-                self._os.remove(folder + "/" + history_name(n))
-                removed += 1
-                count -= 1
+                if look and self._os.stat(path)[0] & _DIR:
+                    if not told:
+                        count -= 1  # (the listing counted it as a game)
+                else:
+                    self._os.remove(path)
+                    removed += 1
+                    count -= 1
             except OSError as e:
                 if e.args and e.args[0] != 2:  # not ENOENT: there, but not a game we can drop
                     count -= 1
@@ -388,7 +396,5 @@ class Storage:
                 h[1] = count
                 h[2] = n  # (a gap above is no game: the oldest is at n or above)
         if removed:
-            if h and h[5]:
-                self._span = []
             self._sync()
         return removed
