@@ -550,6 +550,46 @@ def test_an_entry_menu_makes_the_form_under_its_cursor_in_idle_frames(tmp_path):
     assert type(d.screen).__name__ == "WallForm" and d.screen is not made
 
 
+
+
+def test_a_bug_in_the_work_made_ahead_is_raised_and_only_a_refusal_or_a_full_heap_left_to_the_press(
+        tmp_path, monkeypatch):
+    """The work made ahead in idle frames lets go only of what an entry refused (a ValueError:
+    Save.ahead) or a full heap raises, which its press meets again and says; a bug (a
+    TypeError of a rules class, of a form's making: Opens.ahead) is raised where it is."""
+    from app.form import Opens, Save
+    from rules_core import RuleError
+    d = Driver(tmp_path)
+    d.new_game("Azul", "coloured", 3)
+    rules = type(d.app.session.rules)
+
+    def failing(error):
+        def fail(*args):
+            raise error
+        return fail
+    for error in (RuleError("no"), MemoryError(), TypeError("a bug")):
+        monkeypatch.setattr(rules, "apply", failing(error))
+        save = Save(d.app, {"e": "first", "p": 0})
+        if type(error) is TypeError:
+            with pytest.raises(TypeError):
+                save.ahead()
+        else:
+            assert not save.ahead() and save.after is None and not save.ahead()
+    for error in (MemoryError(), TypeError("a bug"), RuleError("a bug too")):
+        opens = Opens(d.app, failing(error))
+        if type(error) is MemoryError:
+            opens.ahead()
+            assert opens.made is False
+        else:
+            with pytest.raises(type(error)):
+                opens.ahead()
+    monkeypatch.undo()
+    d.entry("First marker")  # a menu of Saves: the idle frames make the one under the cursor
+    monkeypatch.setattr(rules, "apply", failing(TypeError("a bug")))
+    with pytest.raises(TypeError):
+        while d.app.ahead():
+            pass
+
 def play_to_final(d, game):
     """A random 2-player Azul grey or 3-player 5211 game played to its final standings."""
     from rules_core import engine5211

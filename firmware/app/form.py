@@ -319,8 +319,9 @@ class Save:
         self.screen = None
 
     def ahead(self):
-        """The next piece; True while more is left. One that fails (the rules refuse ev, a
-        MemoryError) leaves all of it to the press, which says what went wrong."""
+        """The next piece; True while more is left. One that fails (the rules refuse ev: a
+        ValueError; a MemoryError) leaves all of it to the press, which says what went wrong;
+        anything else is a bug, raised here."""
         app = self.app
         if self.rules is not app.session.rules:
             return False
@@ -335,7 +336,7 @@ class Save:
             else:
                 app.cv.ahead(self.screen)
                 return False
-        except Exception:
+        except (ValueError, MemoryError):
             self.rules = None
             return False
         return True
@@ -364,11 +365,13 @@ class Opens:
         self.made = None
 
     def ahead(self):
+        """Make the screen. One a full heap stops is left to its press, which says what went
+        wrong; anything else raised is a bug (a form is made from the game's state)."""
         if self.made is None:
             try:
                 self.made = self.make()
                 self.entered = self.app.entered
-            except Exception:  # (MemoryError) its press makes it, and says what went wrong
+            except MemoryError:
                 self.made = False
 
     def __call__(self):
