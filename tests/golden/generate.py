@@ -21,6 +21,20 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 NAMES = ["Ann", "Ben", "Cy", "Dee"]
 
 
+class Game(Session):
+    """A Session that keeps the record line of each event it took, as add() writes it
+    (dumps(ev)): the lines after the header."""
+
+    def __init__(self, header):
+        Session.__init__(self, header)
+        self.lines = []
+
+    def add(self, ev):
+        Session.add(self, ev)
+        self.lines.append(dumps(ev))
+        return ev
+
+
 def _try(session, ev):
     try:
         session.add(ev)
@@ -34,7 +48,7 @@ def sintra_game(seed, variant="A", n=4):
     rng = Rng(seed)
     order = list(COLOURS)
     rng.shuffle(order)
-    s = Session(new_header("sintra", variant, NAMES[:n], {"round_colors": [rng.choice(COLOURS)] + order}))
+    s = Game(new_header("sintra", variant, NAMES[:n], {"round_colors": [rng.choice(COLOURS)] + order}))
     while not s.finished:
         r = s.rules
         for _ in range(3 * n):
@@ -57,7 +71,7 @@ def sintra_game(seed, variant="A", n=4):
 def garden_game(seed, variant="standard", n=4):
     from rules_core.garden import COLOURS, PATTERNS
     rng = Rng(seed)
-    s = Session(new_header("garden", variant, NAMES[:n]))
+    s = Game(new_header("garden", variant, NAMES[:n]))
     while not s.finished:
         r = s.rules
         for p in r.to_pass():
@@ -98,7 +112,7 @@ def engine_game(game, seed, variant, n=4):
     else:
         from rules_core.engine5211 import random_game
     out = random_game(n, seed, variant)
-    s = Session(out[0])
+    s = Game(out[0])
     for ev in out[1]:
         s.add(ev)
     assert s.scores == list(out[2]), (game, seed)
@@ -119,8 +133,8 @@ GOLDEN = {
 def write(name, session):
     with open(os.path.join(HERE, name + ".jsonl"), "w") as f:
         f.write(dumps(session.header) + "\n")
-        for i in range(len(session._done)):  # the effective events' lines, as dumps() wrote them
-            f.write(session._done[i] + "\n")
+        for line in session.lines:
+            f.write(line + "\n")
     with open(os.path.join(HERE, name + ".expected.json"), "w") as f:
         f.write(dumps(session.result()) + "\n")
 
