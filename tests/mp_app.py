@@ -1,12 +1,16 @@
 """The real device App on the MicroPython unix port, from .mpy files laid out as on the board.
 
-    run_app_on_micropython(keys_or_script, board="pico", heap="96K", data_dir=None) -> dict
+    run_app_on_micropython(keys_or_script, board="pico", heap="96K", data_dir=None, idle=False) -> dict
 
 keys_or_script: a list of key events (hal.keys codes, None = wait two seconds), or a
 `azul-companion sim --script` text. The keys are fed as the simulator feeds them
 (host_tools.sim.run_script: 100 ms per press, 2 s per wait, a last wait at the end).
 data_dir is the board's filesystem root (the record is data_dir/data/current.jsonl);
-without it a new temporary folder is made and left for the caller.
+without it a new temporary folder is made and left for the caller. idle=True runs between
+keys what firmware/main.py's loop runs while nobody presses (IDLE): the work ahead (App.ahead:
+modules imported, entries checked, screens made and drawn, undos folded) a piece a frame,
+FRAME_MS apart, else a frame after the App's quiet time, until the next key is due. Without
+it no work ahead runs, and the driver is the one the heap figures are measured with.
 
 The staged tree (built once per process with host_tools.flash.stage, the flash layout):
 firmware/x -> x.mpy, rules_core/x -> rules_core/x.mpy, and lib/ with ssd1306.mpy
@@ -26,6 +30,10 @@ The returned dict:
                   needs), total (the heap size)
   lock            (lock=True) "ok" or "MemoryError" per heap_lock probe: idle, leds, redraw
   bench           (bench=[...]) per entry {"name", "us": [one figure per press]}
+  ahead           (idle=True) idle frames that had work ahead left
+  drawn_ahead     (idle=True) presses that showed a screen whose frame was drawn ahead (Canvas.ahead)
+  live_ahead      (idle=True) bytes: max live before a key, the work made ahead held (heap's
+                  live_max is taken before the idle frames)
 """
 import atexit
 import json
@@ -34,6 +42,7 @@ import shutil
 import subprocess
 import tempfile
 
+import main  # firmware/main.py: its loop's frame and naps (idle=True)
 import mp
 from host_tools import flash, sim
 from host_tools.vhal import micropython_fakes_dir
@@ -221,6 +230,45 @@ if len(sys.argv) > 2:
 '''
 
 
+# idle=True: drive_idle, imported before the driver: App.step runs main.py's loop from the App's last
+# frame (app.now) up to the key's time first; the driver itself is unchanged
+IDLE = r'''
+import gc, json
+from app.app import App
+
+FRAME_MS, NAP_MS = {frame}, {nap}  # firmware/main.py's frame and longest nap on the board
+_step = App.step
+COUNTS = {{"ahead": 0, "drawn_ahead": 0, "live_ahead": 0}}
+
+
+def step(app, now, key):
+    t = app.now
+    while t < now:  # (the boot's first frame comes first, as in main.py)
+        more = app.ahead()
+        t += FRAME_MS if more else max(FRAME_MS, min(app.quiet_ms(t), NAP_MS))
+        if t >= now:
+            break
+        if more:
+            COUNTS["ahead"] += 1
+        app.clock.now = t
+        _step(app, t, None)
+    app.clock.now = now
+    gc.collect()
+    COUNTS["live_ahead"] = max(COUNTS["live_ahead"], gc.mem_alloc())
+    spare = app.cv.spare
+    _step(app, now, key)
+    if spare is not None and app.cv.spare is None and app.screen is spare[0]:
+        COUNTS["drawn_ahead"] += 1  # (Canvas.begin took it)
+
+
+App.step = step
+
+
+def report():
+    print("IDLE " + json.dumps(COUNTS))
+'''
+
+
 def stage(board="pico"):
     """Compile the firmware, the core, the driver and the fakes once; return the staged root."""
     if board not in _staged:
@@ -234,11 +282,15 @@ def stage(board="pico"):
             name = os.path.basename(src)
             subprocess.run([flash.mpy_cross(), "-s", name, "-o", os.path.join(lib, name[:-3] + ".mpy"), src],
                            check=True, capture_output=True, timeout=60)
-        with open(os.path.join(where, "drive.py"), "w") as f:
-            f.write(DRIVER.format(root=where, lib=lib, wait=WAIT))
-        # compiled too: compiling a script on the device would take heap the App needs
-        subprocess.run([flash.mpy_cross(), "-o", os.path.join(where, "drive.mpy"), os.path.join(where, "drive.py")],
-                       check=True, capture_output=True, timeout=60)
+        # main.py's longest nap on the board (main.sleeper)
+        nap = main.NAP_MS if sim.load_board(board).get("sleep") == "lightsleep" else main.POLL_MS
+        for name, text in (("drive", DRIVER.format(root=where, lib=lib, wait=WAIT)),
+                           ("drive_idle", IDLE.format(frame=main.FRAME_MS, nap=nap))):
+            with open(os.path.join(where, name + ".py"), "w") as f:
+                f.write(text)
+            # compiled too: compiling a script on the device would take heap the App needs
+            subprocess.run([flash.mpy_cross(), "-o", os.path.join(where, name + ".mpy"), os.path.join(where, name + ".py")],
+                           check=True, capture_output=True, timeout=60)
         _staged[board] = where
     return _staged[board]
 
@@ -260,13 +312,15 @@ def record_path(data_dir):
 
 
 def run_app_on_micropython(keys_or_script, board="pico", heap="96K", data_dir=None,
-                           measure_heap=True, lock=False, bench=None):
+                           measure_heap=True, lock=False, bench=None, idle=False):
     """Run the App on the unix port; see the module docstring for the returned dict.
 
     measure_heap=False skips the gc.collect() before every press (faster for long runs);
     lock=True adds the heap_lock probes; bench=[{"name", "keys", "reps"}] times presses
-    after the script (keys cycle; 100 ms of virtual time each).
+    after the script (keys cycle; 100 ms of virtual time each); idle=True (neither lock nor
+    bench: their steps would run the work ahead too) main.py's idle frames between keys.
     """
+    assert not (idle and (lock or bench))
     root = stage(board)
     if data_dir is None:
         data_dir = tempfile.mkdtemp(prefix="azul-mp-data-")
@@ -279,7 +333,8 @@ def run_app_on_micropython(keys_or_script, board="pico", heap="96K", data_dir=No
     with tempfile.NamedTemporaryFile("wb", suffix=".keys", delete=False) as k:
         k.write(keys)
     try:
-        r = mp.run(["-c", "import sys; sys.path.insert(0, %r); import drive" % root, f.name, k.name],
+        run = "import drive_idle; import drive; drive_idle.report()" if idle else "import drive"
+        r = mp.run(["-c", "import sys; sys.path.insert(0, %r); %s" % (root, run), f.name, k.name],
                    heap=heap, cwd=data_dir)
     finally:
         os.remove(f.name)
@@ -289,6 +344,9 @@ def run_app_on_micropython(keys_or_script, board="pico", heap="96K", data_dir=No
         raise RuntimeError("the App on MicroPython failed (exit %d):\n%s\n%s"
                            % (r.returncode, r.stdout[-2000:], r.stderr[-2000:]))
     out = json.loads(lines[-1][len("RESULT "):])
+    for line in r.stdout.splitlines():
+        if line.startswith("IDLE "):
+            out.update(json.loads(line[len("IDLE "):]))
     out["record"] = record_path(data_dir)
     errors = os.path.join(data_dir, paths.ERRORS)
     out["errors"] = open(errors, encoding="utf-8").read().splitlines() if os.path.exists(errors) else []

@@ -1,5 +1,6 @@
 """The device App on the real MicroPython unix port, from the .mpy files `flash` would copy
-(tests/mp_app.py): complete games of all eight variants and the no-allocation rule.
+(tests/mp_app.py): complete games of all eight variants, a game of each title with the main
+loop's idle frames between keys, and the no-allocation rule.
 
 The key presses come from the CPython app tests (tests/test_app_games.py): their Driver
 plays a game on CPython and keeps every key it pressed; the same keys are then pressed on
@@ -91,6 +92,26 @@ def test_complete_game_on_micropython_scores_as_cpython_replay(tmp_path, name):
     h = r["heap"]
     print("%-16s peak heap %6d bytes (live max %d, after boot %d, heap %d), %d presses"
           % (name, h["peak"], h["live_max"], h["boot"], h["total"], len(cpython.keys)))
+
+
+@pytest.mark.parametrize("name", ["azul colored", "sintra A", "garden standard", "5211 standard"])
+def test_a_game_with_the_main_loops_idle_frames_between_keys_ends_as_one_without(tmp_path, name):
+    """The work made ahead in idle frames (modules imported, entries checked and their
+    screens made and drawn, undos folded: main.py's loop between keys) on the real
+    MicroPython: the game ends on the same screen with the same record as without it."""
+    keys = VARIANTS[name](tmp_path / "cpython").keys
+    plain = mp_app.run_app_on_micropython(keys, heap=HEAP, data_dir=str(tmp_path / "plain"), measure_heap=False)
+    idle = mp_app.run_app_on_micropython(keys, heap=HEAP, data_dir=str(tmp_path / "idle"), measure_heap=False,
+                                         idle=True)
+    assert plain["errors"] == idle["errors"] == []
+    assert idle["drawn_ahead"] > 0  # presses that showed the screen made ahead, drawn ahead
+    for k in ("screen", "text", "scores", "finished"):
+        assert idle[k] == plain[k], k
+    with open(plain["record"], "rb") as a, open(idle["record"], "rb") as b:
+        assert a.read() == b.read()
+    print("%-16s with idle frames: live max %d (the work made ahead held); %d frames with work ahead,"
+          " %d of %d presses showed a frame drawn ahead" % (name, idle["live_ahead"], idle["ahead"],
+                                                            idle["drawn_ahead"], len(keys)))
 
 
 def form_scripts(tmp_path):
