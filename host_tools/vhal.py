@@ -325,6 +325,13 @@ class MemFS:
         return sorted(p[len(prefix):] for p in list(self.files) + list(self.dirs)
                       if p.startswith(prefix) and "/" not in p[len(prefix):])
 
+    def ilistdir(self, folder):
+        """listdir() as MicroPython's os.ilistdir: (name, type, inode, size) entries, type
+        telling a folder from a file (0x4000, 0x8000); a folder that is not there raises here,
+        not at the first entry."""
+        prefix = folder + "/" if folder else ""
+        return iter([(name, self.stat(prefix + name)[0] & 0xF000, 0, 0) for name in self.listdir(folder)])
+
     def mkdir(self, folder):
         self.check_alive()
         self.folder_of(folder)

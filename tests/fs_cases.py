@@ -71,6 +71,8 @@ CASES = (
     ("list a missing folder", lambda o: o.listdir("nope")),
     ("list a file", lambda o: o.listdir("f")),
     ("list below a file", lambda o: o.listdir("f/x")),
+    ("list the root with kinds", lambda o: sorted([e[0], e[1]] for e in o.ilistdir(""))),
+    ("list a folder with kinds", lambda o: sorted([e[0], e[1]] for e in o.ilistdir("e"))),
     ("stat a file", lambda o: kind(o, "e/g")),
     ("stat a folder", lambda o: kind(o, "d")),
     ("stat a missing path", lambda o: kind(o, "nope")),

@@ -32,6 +32,7 @@ def fresh():
     os.chdir("/f")
     o = Lfs()
     o.open, o.rename, o.remove, o.mkdir, o.listdir, o.stat = open, os.rename, os.remove, os.mkdir, os.listdir, os.stat
+    o.ilistdir = os.ilistdir
     for path, data in fs_cases.START:
         o.mkdir(path) if data is None else fs_cases.write(o, path, data)
     return o

@@ -98,8 +98,7 @@ def test_history_move_list_rotate():
 
 
 class ListedFS:
-    """MemFS with os.ilistdir, as MicroPython has it: (name, type, inode, size) one at a
-    time; `read` counts the entries handed out."""
+    """MemFS whose ilistdir counts the entries it hands out (`read`)."""
 
     def __init__(self, fs):
         self.fs = fs
@@ -109,9 +108,9 @@ class ListedFS:
         return getattr(self.fs, name)
 
     def ilistdir(self, folder):
-        for name in self.fs.listdir(folder):
+        for e in self.fs.ilistdir(folder):
             self.read += 1
-            yield name, self.fs.stat(folder + "/" + name)[0] & 0xF000, 0, 0
+            yield e
 
 
 def history_fs(numbers, dirs=(), other=()):
@@ -180,19 +179,16 @@ def test_the_history_span_kept_after_moves_and_rotations_acts_as_a_fresh_listing
 def test_a_history_trim_removes_games_only_and_keeps_a_folder_named_like_one():
     """littlefs's remove takes an empty folder as it takes a file, and MemFS's does too
     (tests/test_fs_differential.py): a trim that passes a user's folder named like a game
-    keeps it, with what it holds, and keeps `keep` games, whether the listing told folders
-    from files (ilistdir, as littlefs) or not."""
-    for listed in (True, False):
-        for dirs, other in (((3,), ()), ((3, 7), ("000004.jsonl/notes.txt",))):
-            fs = history_fs((1, 2, 5, 6, 8, 9), dirs, other)
-            st = Storage(fs.open, ListedFS(fs) if listed else fs)
-            assert st.rotate_history("history", 2) == 4
-            assert all("history/%06d.jsonl" % n in fs.dirs for n in dirs), (listed, dirs)
-            games = sorted(p for p in fs.files if p.endswith(".jsonl"))
-            assert games == ["history/000008.jsonl", "history/000009.jsonl"], (listed, dirs)
-            assert all("history/" + p in fs.files for p in other)
-            fresh = Storage(fs.open, ListedFS(fs)).history_span("history")
-            assert st.history_span("history")[0] == fresh[0] == 2
+    keeps it, with what it holds, and keeps `keep` games."""
+    for dirs, other in (((3,), ()), ((3, 7), ("000004.jsonl/notes.txt",))):
+        fs = history_fs((1, 2, 5, 6, 8, 9), dirs, other)
+        st = Storage(fs.open, fs)
+        assert st.rotate_history("history", 2) == 4
+        assert all("history/%06d.jsonl" % n in fs.dirs for n in dirs), dirs
+        games = sorted(p for p in fs.files if p.endswith(".jsonl"))
+        assert games == ["history/000008.jsonl", "history/000009.jsonl"], dirs
+        assert all("history/" + p in fs.files for p in other)
+        assert st.history_span("history")[0] == Storage(fs.open, fs).history_span("history")[0] == 2
 
 
 def test_a_history_page_is_the_one_a_listing_gives_and_lists_nothing_when_the_numbers_run_unbroken():

@@ -368,27 +368,24 @@ class Storage:
         newest is never removed. Returns how many were removed. Files are removed by number
         upward from the oldest, so no listing is held; a number with no file is a gap, and a
         file that will not go stops counting. littlefs's remove takes an empty folder as it
-        takes a file: where a folder named like a game may be (the listing met one, or could
-        not tell: no ilistdir), each number is stat'ed before its removal and a folder is kept
-        (a stat costs a Pico's littlefs 1-2 ms; the common history pays none)."""
+        takes a file: where the listing met a folder named like a game, each number is stat'ed
+        before its removal and a folder is kept (a stat costs a Pico's littlefs 1-2 ms; the
+        common history pays none). Where there is no ilistdir to tell folders, remove refuses
+        one (FAT, CPython)."""
         keep = max(1, keep)
         count, n, newest = self.history_span(folder)
         h = self._span
-        told = getattr(self._os, "ilistdir", None) is not None  # the listing told folders from files
-        look = h[5] or not told
+        look = h[5]
         removed = 0
         while count > keep and n < newest:
             path = folder + "/" + history_name(n)
             try:
-                if look and self._os.stat(path)[0] & _DIR:
-                    if not told:
-                        count -= 1  # (the listing counted it as a game)
-                else:
+                if not (look and self._os.stat(path)[0] & _DIR):
                     self._os.remove(path)
                     removed += 1
                     count -= 1
             except OSError as e:
-                if e.args and e.args[0] != 2:  # not ENOENT: there, but not a game we can drop
+                if e.args[0] != 2:  # not ENOENT: there, but not a game we can drop
                     count -= 1
                     h = self._span = []  # (the span no longer says what is there: listed again)
             n += 1
