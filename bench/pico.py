@@ -44,9 +44,10 @@ while it was under way. One JSON line per game:
   over_40ms                   every press above 40 ms: [press number, screen, key, ms]
 --profile: the games again with hot functions wrapped in timers; inclusive ms per function,
 and for each press over 40 ms (over_40ms) the ms of each timed function it ran.
---resume FILE: power-on and App resume over FILE as data/current.jsonl (no games); with
---history N, N small files in data/history too (games filed before it: a finished FILE's
-first OK lists them).
+--history N: N finished games in data/history first, copies of the golden records in turn
+(filed()), for the games, --resume, --presses and --lines alike (a device that has been used:
+littlefs walks them all when its block allocator's lookahead runs out, Storage.warm).
+--resume FILE: power-on and App resume over FILE as data/current.jsonl (no games).
 --presses KEY,KEY: presses no scripted game makes (no games): the App built over FILE
 (--resume) or over no record (the main menu), with --history N games filed, its idle work
 done (2 s), then these keys a press's time apart (hal.keys names, "+LONG" held, WAIT two
@@ -71,7 +72,8 @@ time (100), and each key after MS more with none (a button held: main.py runs no
 while one is down); a hand's undos: --gap 250 --hold 600 (BACK fires its undo after 600 ms
 held, the next hold ~250 ms after the release).
 --lines N: what a record line costs on littlefs, call by call (bench/pico_device.py lines()):
-[min, median, max] ms of each call over N lines, and of Storage.append_line.
+[min, median, max] ms of each call over N lines, and of Storage.append_line; "slowest" the
+[line, ms] of the four slowest of each.
 --firmware DIR: flash the firmware of the checkout in DIR (another revision, e.g. extracted
 with `git archive REV | tar -x -C DIR`), measured by this bench.
 The emulator started here is always stopped, by its PID.
@@ -193,6 +195,18 @@ def line_presses(name, keys, where):
             started = i
         i += 1
     return out, started
+
+
+def filed(n):
+    """{board path: bytes}: n finished games in data/history, the golden records in turn
+    (1.4-12 KB: what littlefs's walk of the flash costs follows the blocks its files use)."""
+    golden = os.path.join(ROOT, "tests", "golden")
+    names = sorted(f for f in os.listdir(golden) if f.endswith(".jsonl"))
+    out = {}
+    for i in range(n):
+        with open(os.path.join(golden, names[i % len(names)]), "rb") as f:
+            out["data/history/%06d.jsonl" % (i + 1)] = f.read()
+    return out
 
 
 def key_name(k):
@@ -338,6 +352,7 @@ class Bench:
     def lines(self, n):
         r = (self.emu or self.start()).result("import picobench\npicobench.lines(%d)" % n)
         r["ms"] = {c: [round(x / 1000, 2) for x in v] for c, v in r.pop("us").items()}
+        r["slowest"] = {c: [[i, round(us / 1000, 2)] for i, us in v] for c, v in r["slowest"].items()}
         return r
 
     def profile(self, name):
@@ -371,7 +386,7 @@ def main(argv):
     parser.add_argument("--games", metavar="NAME,NAME", help="only these games (default: all eight)")
     parser.add_argument("--profile", action="store_true", help="inclusive ms per hot function instead")
     parser.add_argument("--resume", metavar="RECORD.jsonl", help="power-on and resume over this record only")
-    parser.add_argument("--history", metavar="N", type=int, default=0, help="with --resume or --presses: N games filed")
+    parser.add_argument("--history", metavar="N", type=int, default=0, help="N games filed first (filed())")
     parser.add_argument("--presses", metavar="KEY,KEY", help="these presses after power-on only (see above)")
     parser.add_argument("--after", metavar="MS", type=int,
                         help="with --presses: the first key MS after the first frame (no 2 s idle first)")
@@ -389,11 +404,11 @@ def main(argv):
         bench = Bench(where, os.path.abspath(args.firmware))
         try:
             if args.lines:
-                bench.flash({})
+                bench.flash(filed(args.history))
                 print(json.dumps(bench.lines(args.lines)), flush=True)
                 return 0
             if record or args.presses:
-                files = {"data/history/%06d.jsonl" % n: b'{"x": 1}\n' for n in range(1, args.history + 1)}
+                files = filed(args.history)
                 line = {"record": None, "history": args.history}
                 if record:
                     with open(record, "rb") as f:
@@ -417,7 +432,9 @@ def main(argv):
             if unknown:
                 print("unknown game %r (have: %s)" % (unknown[0], ", ".join(sorted(scripts))), file=sys.stderr)
                 return 2
-            bench.flash({key_file(n): scripts[n] for n in names})
+            files = filed(args.history)
+            files.update((key_file(n), scripts[n]) for n in names)
+            bench.flash(files)
             if args.profile:
                 for name in names:
                     say("profiling %s (%d presses)..." % (name, sum(1 for k in scripts[name] if k != WAIT)))

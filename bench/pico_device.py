@@ -1,6 +1,6 @@
 """Runs on the emulated Pico (bench/pico.py copies it there as picobench.mpy).
 
-game(keys): a clean data folder, the App built as main.py builds it (the board file's
+game(keys): a clean data folder (but the games filed in data/history), the App built as main.py builds it (the board file's
 SSD1306 on machine.I2C, NeoPixel, littlefs storage), then the scripted keys fed to
 App.step with a virtual clock (100 ms a press, 2 s a wait) as host_tools.sim.run_script
 feeds them. Each press is timed with ticks_us around App.step: key handling, drawing, the
@@ -42,6 +42,23 @@ def _rmtree(path):
         else:
             os.remove(p)
     os.rmdir(path)
+
+
+def _clean():
+    """The data folder as a device that has filed games has it when no game is open: the games
+    bench/pico.py put in data/history (--history) stay, the rest goes (no scripted game files
+    one, so each game meets the same history)."""
+    try:
+        names = os.listdir("data")
+    except OSError:
+        return
+    for n in names:
+        if n != "history":
+            p = "data/" + n
+            if os.stat(p)[0] & 0x4000:
+                _rmtree(p)
+            else:
+                os.remove(p)
 
 
 def _live():
@@ -206,7 +223,7 @@ def _play(app, keys, now, times, screens, names, acc, fetched, probe=None):
 def game(path):
     """Heap figures are the App's: live bytes minus what this module holds (keys, timings),
     measured before the App is built."""
-    _rmtree("data")
+    _clean()
     keys = _keys(path)
     n = 0
     for k in keys:
@@ -358,10 +375,17 @@ def lines(n, size=58):
     """n lines of `size` bytes appended to a fresh file, each call a line can take timed on
     its own (os.stat of the length, open "ab", a seek to the end, write, flush, close,
     os.sync), then n more lines to another file by Storage.append_line itself, the garbage
-    collected before each line. Prints "RESULT {json}": [min, median, max] us of each."""
+    collected before each line; the boot's Storage.warm first (littlefs's first walk of the
+    flash after a mount). Prints "RESULT {json}": [min, median, max] us of each, and "slowest":
+    the [line, us] of the four slowest lines of each (littlefs's walk when its lookahead runs
+    out: Storage.warm)."""
     from hal.storage import Storage
-    _rmtree("data")
-    os.mkdir("data")
+    _clean()
+    try:
+        os.mkdir("data")
+    except OSError:  # (there: games filed in data/history)
+        pass
+    Storage().warm("data/.warm")
     data = b"x" * (size - 1) + b"\n"
     us = {c: array("i", bytes(4 * n)) for c in CALLS + ("append_line",)}
     path = "data/calls.jsonl"
@@ -397,10 +421,12 @@ def lines(n, size=58):
         st.append_line(path, text, create=False)
         us["append_line"][i] = time.ticks_diff(time.ticks_us(), t0)
     out = {}
+    slowest = {}
     for c in us:
         xs = sorted(us[c])
         out[c] = [xs[0], xs[n // 2], xs[-1]]
-    print("RESULT " + json.dumps({"lines": n, "bytes": size, "us": out}))
+        slowest[c] = sorted([[i + 1, us[c][i]] for i in range(n)], key=lambda r: -r[1])[:4]
+    print("RESULT " + json.dumps({"lines": n, "bytes": size, "us": out, "slowest": slowest}))
 
 
 # ---- profile --------------------------------------------------------------------------------
@@ -469,7 +495,7 @@ def _slow(app, names, screens, slow_us):
 
 
 def profile(path, spec, slow_us=40000):
-    _rmtree("data")
+    _clean()
     keys = _keys(path)
     _profiled(spec)
     app, _ = build()
