@@ -274,40 +274,41 @@ def test_filing_a_game_trims_the_history_in_the_idle_frame_after_its_press(tmp_p
         assert replay(f.read())[0].finished
 
 
-def test_the_history_listed_in_idle_frames_names_the_filed_game_with_no_listing_in_a_press(tmp_path, monkeypatch):
-    """With games filed before power-on (a gap among their numbers), the idle frames list
-    the history in pieces; the final standings' OK then files the game under the number
-    after the newest and the trim after it drops the oldest, neither of them listing it."""
+def test_the_history_listed_at_boot_names_the_filed_game_with_no_listing_after_it(tmp_path, monkeypatch):
+    """With games filed before power-on (a gap among their numbers), the boot lists the
+    history before its first frame: no idle frame lists it (a piece of a listing is a wait
+    for the press that meets it), and the final standings' OK files the game under the
+    number after the newest and the trim after it drops the oldest, neither listing it."""
     history = tmp_path / "data" / "history"
     history.mkdir(parents=True)
     for n in list(range(3, 12)) + [14]:
         (history / ("%06d.jsonl" % n)).write_text("{}\n")
     header, events = azul_engine.random_game(2, 5, "colored")[:2]
-    d = Driver(tmp_path)
-    d.app.settings["history_keep"] = 9
-    frames = 0
-    while d.app.ahead():
-        frames += 1
-    assert frames >= 3  # (the new-game modules imported, then 10 games listed, 4 a frame)
-    d.new_game("Azul", "coloured", 2)
     listings = []
-    listdir = d.app.storage._os.listdir
-    monkeypatch.setattr(d.app.storage._os, "listdir", lambda p: listings.append(p) or listdir(p))
+    listdir = os.listdir
+    monkeypatch.setattr(os, "listdir", lambda p=".": listings.append(str(p)) or listdir(p))
+    d = Driver(tmp_path)
+    assert [p for p in listings if p.endswith("history")]
+    del listings[:]
+    d.app.settings["history_keep"] = 9
+    while d.app.ahead():
+        pass
+    d.new_game("Azul", "coloured", 2)
     play_azul(d, header, events)
     while d.app.ahead():
         pass
     d.press(OK)
     assert type(d.screen).__name__ == "MainMenu"
     assert d.app.ahead() and not d.app.trim
+    assert not [p for p in listings if p.endswith("history")]
     assert sorted(os.listdir(history)) == ["%06d.jsonl" % n for n in [5, 6, 7, 8, 9, 10, 11, 14, 15]]
     assert replay((history / "000015.jsonl").read_text())[0].finished
-    assert listings == []
 
 
-def test_a_finished_game_resumed_at_power_on_lists_the_history_after_its_first_frame(tmp_path, monkeypatch):
-    """Power-on over a finished game lists no history before the first frame (the final
-    standings show at once); its idle frames list it, and the OK then files the game under
-    the number after the newest with no listing in the press."""
+def test_a_finished_game_resumed_at_power_on_lists_the_history_before_its_first_frame(tmp_path, monkeypatch):
+    """Power-on over a finished game lists the history before the first frame, so neither
+    its idle frames nor the OK that files the game (under the number after the newest)
+    list it."""
     header, events = azul_engine.random_game(2, 5, "colored")[:2]
     played = Driver(tmp_path / "played")
     played.new_game("Azul", "coloured", 2)
@@ -322,11 +323,10 @@ def test_a_finished_game_resumed_at_power_on_lists_the_history_after_its_first_f
     monkeypatch.setattr(os, "listdir", lambda p=".": listed.append(str(p)) or listdir(p))
     d = Driver(tmp_path)
     assert type(d.screen).__name__ == "Final" and d.app.text() == played.app.text()
-    assert not [p for p in listed if p.endswith("history")]
-    while d.app.ahead():
-        pass
     assert [p for p in listed if p.endswith("history")]
     del listed[:]
+    while d.app.ahead():
+        pass
     d.press(OK)
     assert type(d.screen).__name__ == "MainMenu" and not [p for p in listed if p.endswith("history")]
     assert replay((history / "000010.jsonl").read_text())[0].finished
@@ -349,17 +349,16 @@ def test_final_standings_show_whole_and_add_the_breakdowns_below_later(tmp_path)
     first, frames = idle.app.text(), idle.display.frames
     assert len(first) == 8 and first[0] == "5211 final"  # the title and 7 rows
     history = os.path.join(idle.data, "history")
-    assert not os.path.exists(history)
+    assert os.listdir(history) == []  # made at boot
     frames_ahead = 1
     while idle.app.ahead():
         if s._work is None:  # the screen's work (the game's own comes after it: ReadBack.ahead)
             frames_ahead += 1
     idle.wait()
-    # the first player's came with the press, one a frame after it, then the history folder
-    # the OK files the game into (empty: the game is still the current one), whose name
-    # there the history's listing (made in the frames before) gives, then the scoreboard an
-    # undo shows, then its frame; then the state the undo after that one takes
-    assert frames_ahead == 6 and os.listdir(history) == []
+    # the first player's came with the press, one a frame after it, then the scoreboard an
+    # undo shows, then its frame; then the state the undo after that one takes (the history
+    # folder the OK files the game into, and the listing that names it there, came at boot)
+    assert frames_ahead == 5 and os.listdir(history) == []
     assert s._next[0] == len(s._done) - 1
     assert idle.app.storage.next_in_history("data/history") == "000001.jsonl"
     assert idle.app.session.finished and os.path.exists(os.path.join(idle.data, "current.jsonl"))

@@ -192,9 +192,14 @@ class App:
         self.kept = None  # a finished game's entry screens: () asked for, [loaded()] held (ahead())
         try:
             storage.ensure_dir(paths.DATA_DIR)
+            storage.ensure_dir(paths.HISTORY_DIR)  # (the first game's mkdir: 16 ms of a Pico)
         except OSError as e:
             self.log("data folder: %s" % (e,))
         storage.warm(paths.WARM)  # the allocator's first walk of the flash here, not in a press
+        # the history's listing, which names the game the next filing moves there: here, not
+        # in idle frames, where a press would wait for a piece of it (~1 ms a game filed on a
+        # Pico's littlefs, and a piece whole where the next press may file the game)
+        storage.scan_history(paths.HISTORY_DIR, 1 << 30)
         self.settings = _module("settings").load(storage, board, self.log)
         unload([m for m in sys.modules if m in BOOT_ONLY or m.startswith("boards.")])
         self.ledview = LedView(leds)
@@ -425,10 +430,10 @@ class App:
     def ahead(self):
         """The main loop's work in an idle frame: the next module expect() named imported
         (prefetch), else the screen's own work ahead (Screen.ahead), else a piece of the
-        game's next undo (ReadBack.ahead), else a piece of the history's listing, which names the game the next filing moves there (made once:
-        Storage.scan_history), a piece a frame; the history trimmed first once a game was
-        filed (Records.trim); last of all, a finished game's entry screens (keep_entries).
-        True while more is left."""
+        game's next undo (ReadBack.ahead), else a piece of the history's listing where it is
+        to be made again (made at boot; a listing that failed: Storage.scan_history), a piece
+        a frame; the history trimmed first once a game was filed (Records.trim); last of all,
+        a finished game's entry screens (keep_entries). True while more is left."""
         if self.trim:
             self.trim = False
             self.records.trim(self.settings["history_keep"])

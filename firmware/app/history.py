@@ -25,7 +25,7 @@ def history_page(storage, folder, count, below=None, above=None):
     (with `above`) the oldest ones above it. Holds only the page, never the listing.
     When every number from the oldest to the newest is a game (games are filed by number
     and removed oldest first), the page comes from the history's span (Storage.history_span,
-    listed ahead in idle frames), not from a listing: a Pico's littlefs lists 0.5-1.3 ms an
+    listed at boot), not from a listing: a Pico's littlefs lists 0.5-1.3 ms an
     entry."""
     n, oldest, newest = storage.history_span(folder)
     if n == newest - oldest + 1:

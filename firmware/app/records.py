@@ -99,7 +99,7 @@ class Records:
 
     def archive(self, open_game=False):
         """Move the current record (finished or not) into the history (its name there from
-        the history's listing, made ahead: Storage.scan_history); True when one was moved.
+        the history's listing, made at boot: Storage.scan_history); True when one was moved.
         open_game: a game is open, so its record is on flash (not looked for: a stat costs
         a Pico's littlefs 1-3 ms). OSError: the move failed and the record is still current."""
         st = self.storage

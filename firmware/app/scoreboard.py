@@ -5,7 +5,6 @@ name, score, S starts this round, ! has an entry still to make; a legend row say
 words. Then Sintra's bonus colour and the next entry due.
 OK opens the entries of this round; BACK the main menu; hold BACK undoes from anywhere.
 """
-import paths
 from hal.keys import UP, DOWN, OK, BACK, CODE_MASK
 from app.ui import ListScreen
 from app import colours
@@ -104,7 +103,6 @@ class Final(_Board):
 
     def __init__(self, app, session, filed=False):
         self.filed = filed
-        self.listed = False  # ahead() saw the history listed
         s = self.session = session
         self.won = s.winners()
         title = "%s final" % s.info.short if s.finished else "%s R%d" % (s.info.short, s.round)
@@ -117,36 +115,17 @@ class Final(_Board):
             rows.append("tie: " + tie)
         self.told = 0  # players whose breakdown is in the rows
         self.labels = {}  # breakdown key -> (its label in words, the label and a space)
-        self.folder = filed  # the history folder made (a filed game's is there)
         _Board.__init__(self, app, title, rows)
         while len(rows) < app.cv.rows and self.more():  # the first screen, whole
             pass
 
     def ahead(self):
-        """Idle frames: the history's listing, which names the game the OK files (made at
-        the main menu before a game is played; a game resumed finished at power-on has it
-        made here, whole in the first idle frame, not before its first frame: ~1.3 ms a
-        game filed), then the breakdowns, then the history folder the OK files the game into
-        (the first game's mkdir costs a Pico's littlefs ~16 ms; an empty folder files
-        nothing; the game's name there comes from the history's listing, made in pieces in
-        the idle frames, App.ahead), then the scoreboard an undo shows and its first frame
-        (App.undo_ahead, Canvas.ahead: an undo of the last round end is the likely press
-        after OK); True while work is left."""
-        if not self.listed:
-            self.listed = True
-            storage = self.app.storage
-            if not self.filed and storage.scan_history(paths.HISTORY_DIR, 1):  # (not listed yet)
-                storage.scan_history(paths.HISTORY_DIR, 1 << 30)  # the rest in this frame
-                return True
-        if self.session is not None:  # a breakdown a frame, then the folder in the next
+        """Idle frames: the breakdowns, a player a frame, then the scoreboard an undo shows
+        and its first frame (App.undo_ahead, Canvas.ahead: an undo of the last round end is
+        the likely press after OK); True while work is left. (The history's folder and its
+        listing, which names the game the OK files, are made at boot: App.)"""
+        if self.session is not None:
             self.more()
-            return True
-        if not self.folder:
-            self.folder = True
-            try:
-                self.app.storage.ensure_dir(paths.HISTORY_DIR)
-            except OSError:  # (flash full) the OK tries again and says why
-                pass
             return True
         if self.undone is None and not self.filed:
             self.undone = self.app.undo_ahead() or ()
