@@ -312,3 +312,39 @@ def test_undo_and_redo_are_written_as_the_record_writes_them():
     from app import app
     from rules_core.record import dumps
     assert app._UNDO_LINE == dumps(app._UNDO) and app._REDO_LINE == dumps(app._REDO)
+
+
+def test_the_walk_of_the_flash_is_taken_in_an_idle_frame_once_enough_blocks_were_allocated(tmp_path):
+    """Storage.refresh: littlefs's lookahead, filled by a walk of the flash, runs out after as
+    many blocks allocated as the walk found free, and the next block (a press's line) waits
+    for the next walk. Once REFRESH_BLOCKS lines were appended since the last walk, an idle
+    frame mounts the flash again and writes the warm-up file, whose block takes the walk;
+    before that it does nothing, and where there is nothing to mount again it is not tried
+    again."""
+    from hal.storage import REFRESH_BLOCKS, lfs_remount
+    assert lfs_remount() is False  # (CPython: no littlefs to mount again, nothing changed)
+    warm, record = str(tmp_path / ".warm"), str(tmp_path / "r.jsonl")
+    mounts, opened = [], []
+    st = Storage(lambda p, m: opened.append(p) or open(p, m), os, remount=lambda: mounts.append(1) or True)
+    st.warm(warm)
+    for i in range(REFRESH_BLOCKS - 1):
+        st.append_line(record, "line %d" % i)
+        assert st.refresh(warm) is False
+    assert mounts == [] and opened.count(warm) == 1
+    st.append_line(record, "the last")
+    assert st.refresh(warm) is False and mounts == [1] and opened.count(warm) == 2
+    assert not os.path.exists(warm)
+    assert st.refresh(warm) is False and mounts == [1]  # the walk taken: none due
+    for result in (False, OSError(5)):
+        calls = []
+
+        def remount():
+            calls.append(1)
+            if isinstance(result, Exception):
+                raise result
+            return result
+        st = Storage(remount=remount)
+        for i in range(2 * REFRESH_BLOCKS):
+            st.append_line(record, "more")
+            st.refresh(warm)
+        assert calls == [1] and not os.path.exists(warm)

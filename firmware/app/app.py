@@ -190,6 +190,7 @@ class App:
         self.fetched = []  # those prefetch() imported that no game holds yet
         self.trim = False  # a game was filed: the history is trimmed to its size (ahead())
         self.kept = None  # a finished game's entry screens: () asked for, [loaded()] held (ahead())
+        storage.remount()  # (a Pico: littlefs's walks and listings a third cheaper, Storage.refresh)
         try:
             storage.ensure_dir(paths.DATA_DIR)
             storage.ensure_dir(paths.HISTORY_DIR)  # (the first game's mkdir: 16 ms of a Pico)
@@ -432,8 +433,10 @@ class App:
         (prefetch), else the screen's own work ahead (Screen.ahead), else a piece of the
         game's next undo (ReadBack.ahead), else a piece of the history's listing where it is
         to be made again (made at boot; a listing that failed: Storage.scan_history), a piece
-        a frame; the history trimmed first once a game was filed (Records.trim); last of all,
-        a finished game's entry screens (keep_entries). True while more is left."""
+        a frame; the history trimmed first once a game was filed (Records.trim); then a
+        finished game's entry screens (keep_entries); last of all, littlefs's walk of the
+        flash, due every ~170 blocks allocated, taken here (Storage.refresh), not by the
+        press whose line would allocate the block. True while more is left."""
         if self.trim:
             self.trim = False
             self.records.trim(self.settings["history_keep"])
@@ -443,7 +446,8 @@ class App:
             return True  # (the screen's work, if any, in the next frame)
         s = self.session
         return (self.screen.ahead() or (s is not None and s.ahead())
-                or self.storage.scan_history(paths.HISTORY_DIR) or self.keep_entries())
+                or self.storage.scan_history(paths.HISTORY_DIR) or self.keep_entries()
+                or self.storage.refresh(paths.WARM))
 
     def keep_entries(self):
         """A game finished in play keeps its entry screens (a game resumed finished has them

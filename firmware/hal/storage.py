@@ -26,6 +26,40 @@ TMP_SUFFIX = ".tmp"
 HISTORY_EXT = ".jsonl"
 _DIR = 0x4000  # the directory bit of a stat / ilistdir mode
 WARM_BYTES = 1024  # warm(): more than littlefs stores inline, so a block is allocated
+# refresh(): the blocks allocated since littlefs last walked the flash before the next walk is
+# taken in an idle frame (a line appended allocates one): fewer than a walk finds free (with
+# lfs_remount's lookahead, every free block) while 512 KB of a Pico's 1.4 MB are free (50
+# games filed leave 836 KB)
+REFRESH_BLOCKS = 128
+
+
+def lfs_remount():
+    """Mount the board's littlefs at "/" again, as rp2's _boot.py mounts it but for two
+    settings: a lookahead over every block of the flash (so that a walk finds all the free
+    blocks, not those among 256), and reads of 256 bytes instead of 32 (littlefs reads its
+    logs backwards a read at a time: a walk of the flash with 50 games filed 37.6 -> 26.2 ms
+    on a Pico, their listing 48.4 -> 30.8; the same buffers: a cache of 4 reads or 4 writes,
+    whichever is larger). A mount starts with an empty lookahead: the next block allocated
+    walks the flash (warm). False where there is no such board or mount (nothing changed);
+    OSError where the new mount fails (the old one stays)."""
+    try:
+        import vfs
+        from rp2 import Flash
+        mounted = [fs for fs, at in vfs.mount() if at == "/"]  # (MicroPython 1.23+)
+    except (ImportError, TypeError):
+        return False
+    if not mounted or type(mounted[0]) is not vfs.VfsLfs2:
+        return False
+    flash = Flash()
+    blocks = flash.ioctl(4, 0)  # the block count
+    fs = vfs.VfsLfs2(flash, readsize=256, progsize=256, lookahead=(blocks + 63) // 64 * 8)
+    vfs.umount("/")
+    try:
+        vfs.mount(fs, "/")
+    except OSError:
+        vfs.mount(mounted[0], "/")
+        raise
+    return True
 
 
 def history_name(n):
@@ -42,9 +76,11 @@ def history_number(name):
 
 
 class Storage:
-    def __init__(self, fs_open=open, fs_os=os):
+    def __init__(self, fs_open=open, fs_os=os, remount=lfs_remount):
         self._open = fs_open
         self._os = fs_os
+        self._remount = remount  # None where it found nothing to mount again (refresh)
+        self.allocated = 0  # blocks allocated since littlefs last walked the flash (refresh)
         self._torn = {}  # path -> length its file must be cut back to before the next append
         # the history's span as a listing finds it: [folder, count, oldest, newest, the listing
         # under way (None once done), whether it met a folder named like a game] (scan_history),
@@ -58,11 +94,12 @@ class Storage:
             sync()
 
     def warm(self, path):
-        """Write a 1 KB file and remove it, at boot: littlefs fills its block allocator's
-        lookahead by walking the whole filesystem at the first block it allocates after a
-        mount (~0.5 ms a file on a Pico: +38 ms with 50 games filed), which would otherwise
-        fall on the first press that writes a line. (A smaller file is stored inline and
-        allocates no block.) A flash too full for it is left as it is."""
+        """Write a 1 KB file and remove it, right after a mount (boot, refresh()): littlefs
+        fills its block allocator's lookahead by walking the whole filesystem at the first
+        block it allocates after a mount (~0.5 ms a file on a Pico: +26-37 ms with 50 games
+        filed), which would otherwise fall on the first press that writes a line. (A smaller
+        file is stored inline and allocates no block.) A flash too full for it is left as it
+        is."""
         try:
             with self._open(path, "wb") as f:
                 f.write(bytes(WARM_BYTES))
@@ -72,6 +109,31 @@ class Storage:
             self._os.remove(path)
         except OSError:
             pass
+        self.allocated = 0
+
+    def remount(self):
+        """The filesystem mounted again (lfs_remount) where there is one to mount again:
+        at boot, before warm(); then by refresh(). True when it was."""
+        if self._remount is not None:
+            try:
+                if self._remount():
+                    return True
+            except OSError:
+                pass
+            self._remount = None  # (nothing to mount again, or it failed: not tried again)
+        return False
+
+    def refresh(self, path):
+        """An idle frame's work: littlefs's walk of the flash taken ahead of the presses. Its
+        lookahead, filled by a walk, runs out after as many blocks allocated as the walk found
+        free in it (every ~170 with 50 games filed; lfs_remount's: every free block), and the
+        block allocated then, a press's line, waits for the next walk (26-37 ms with 50 games
+        filed). Once REFRESH_BLOCKS were allocated since the last walk: the filesystem mounted
+        again (9 ms) and warm(path), whose block takes the walk, in one piece (a press between
+        the two would take it). False: nothing is left."""
+        if self.allocated >= REFRESH_BLOCKS and self.remount():
+            self.warm(path)
+        return False
 
     def exists(self, path):
         try:
@@ -126,6 +188,7 @@ class Storage:
                 self._discard(path)  # the file the open made, if it made one
                 raise OSError(2, path)  # ENOENT
             self._sync()
+            self.allocated += 1  # (littlefs copies the file's last block to a new one)
         except Exception as e:
             if start is not None:
                 try:
@@ -236,6 +299,7 @@ class Storage:
             raise
         self._replace(tmp, path)
         self._sync()
+        self.allocated += 1
 
     def _replace(self, tmp, path):
         try:
