@@ -46,8 +46,8 @@ def _rmtree(path):
 
 def _clean():
     """The data folder as a device that has filed games has it when no game is open: the games
-    bench/pico.py put in data/history (--history) stay, the rest goes (no scripted game files
-    one, so each game meets the same history)."""
+    bench/pico.py put in data/history (--history; their count in bench/filed) stay, the rest
+    goes (the games frame()'s OK filed too), so each game meets the same history."""
     try:
         names = os.listdir("data")
     except OSError:
@@ -59,6 +59,15 @@ def _clean():
                 _rmtree(p)
             else:
                 os.remove(p)
+    try:
+        with open("bench/filed") as f:
+            filed = int(f.read())
+        names = os.listdir("data/history")
+    except OSError:
+        return
+    for n in names:
+        if int(n[:6]) > filed:
+            os.remove("data/history/" + n)
 
 
 def _live():
