@@ -97,7 +97,8 @@ def test_sim_script_sintra_board_check_takes_every_window_value(tmp_path):
     r = run_sim(["--script", str(script), "--data", str(tmp_path / "ok")])
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[:3] == ["A windows L to R", "win 1 ?", "win 2 ?"], r.stdout
-    assert sorted(os.listdir(tmp_path / "ok")) == []
+    assert sorted(os.listdir(tmp_path / "ok")) == ["history"]  # (made at boot, empty)
+    assert os.listdir(tmp_path / "ok" / "history") == []
     games.board_check(d, "A")
     for c in games.ROUND_COLOURS:
         d.choose(c)

@@ -42,15 +42,14 @@ def lfs_remount():
     whichever is larger). A mount starts with an empty lookahead: the next block allocated
     walks the flash (warm). False where there is no such board or mount (nothing changed);
     OSError where the new mount fails (the old one stays)."""
-    try:
-        import vfs
-        from rp2 import Flash
+    try:  # (by name: the board stubs' rp2 and VfsLfs2 do not type-check)
+        vfs = __import__("vfs")
+        flash = __import__("rp2").Flash()
         mounted = [fs for fs, at in vfs.mount() if at == "/"]  # (MicroPython 1.23+)
     except (ImportError, TypeError):
         return False
     if not mounted or type(mounted[0]) is not vfs.VfsLfs2:
         return False
-    flash = Flash()
     blocks = flash.ioctl(4, 0)  # the block count
     fs = vfs.VfsLfs2(flash, readsize=256, progsize=256, lookahead=(blocks + 63) // 64 * 8)
     vfs.umount("/")
