@@ -51,7 +51,7 @@ littlefs walks them all when its block allocator's lookahead runs out, Storage.w
 --presses KEY,KEY: presses no scripted game makes (no games): the App built over FILE
 (--resume) or over no record (the main menu), with --history N games filed, its idle work
 done (2 s), then these keys a press's time apart (hal.keys names, "+LONG" held, WAIT two
-seconds without a key, HEAP the live heap then: keys with HEAP are not timed), the idle work
+seconds without a key, HEAP the live heap then, after a collection), the idle work
 between them as in the games (--after MS: the first key MS after the first frame instead,
 meeting the idle work under way then: each piece of it is a press's possible wait); one JSON line:
   presses                     [screen it left, key, screen it showed, ms with its wait, ms waited,
@@ -339,15 +339,15 @@ class Bench:
             key_file("presses"), PROFILE if profile else None, after_ms, gap_ms or "picobench.KEY_MS", hold_ms))
         pressed = [k for k in keys if k != WAIT and k != HEAP]
         rows = []
-        for row, k in zip(r["presses"], pressed):
+        for row, k in zip(r.get("presses", ()), pressed):
             rows.append([row[0], key_name(k), row[1], ms(row[2]), ms(row[3]), ms(row[4])])
-            if len(row) > 5:
-                rows[-1].append({lb: ms(us) for lb, us in sorted(row[5].items(), key=lambda kv: -kv[1])})
+            if len(row) > 6:
+                rows[-1].append({lb: ms(us) for lb, us in sorted(row[6].items(), key=lambda kv: -kv[1])})
         return {"app_resume_ms": ms(r["app_resume_us"]), "first_screen": r["screen"], "presses": rows,
                 "heap_kb": round(r["heap"] / 1024, 1), "heap_idle_kb": round(r["heap_idle"] / 1024, 1) if "heap_idle" in r else None,
                 "heap_end_kb": round(r["heap_end"] / 1024, 1), "final_text": r["text"],
                 "heaps_kb": [round(h / 1024, 1) for h in r.get("heaps", ())],
-                "gaps_ms": [[ms(us) for us in g] for g in r.get("gaps", ())]}
+                "gaps_ms": [[ms(us) for us in row[5]] for row in r.get("presses", ())]}
 
     def lines(self, n):
         r = (self.emu or self.start()).result("import picobench\npicobench.lines(%d)" % n)

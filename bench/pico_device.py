@@ -316,10 +316,12 @@ def presses(path, spec=None, after_ms=None, gap_ms=KEY_MS, hold_ms=0):
     done (2 s, as a WAIT; with after_ms, the first key comes that long after the first frame
     instead, meeting whatever idle work is under way then), then the keys of the keys file `path` gap_ms apart, main.py's idle work between them as in game(),
     each key after hold_ms more with none (a button held: main.py runs no idle work). Prints
-    "RESULT {json}": "presses" [screen it left, screen it showed, us with its wait, us
-    waited, us of the longest piece of idle work in the gap before it (the most a key could
-    wait there)] per key, the live heap after the first frame ("heap"), once its idle work is
-    done ("heap_idle") and after the last key ("heap_end"), less this module's (as game()).
+    "P [screen it left, screen it showed, us with its wait, us waited, us of the longest
+    piece of idle work in the gap before it (the most a key could wait there), [us of each
+    piece of that gap, as _GAP]]" as each key is done (kept on the board, a long chain's rows
+    would fill the App's heap and count in it), then "RESULT {json}": the live heap after the
+    first frame ("heap"), once its idle work is done ("heap_idle"), at each HEAP ("heaps")
+    and after the last key ("heap_end"), less this module's (as game()).
     spec: profile()'s, the functions timed; each press's row then ends with {label: us}
     of those it ran (the modules named there are imported before the App is built)."""
     keys = _keys(path)
@@ -337,10 +339,7 @@ def presses(path, spec=None, after_ms=None, gap_ms=KEY_MS, hold_ms=0):
         now = time.ticks_add(now, WAIT_MS)
         app.step(now, None)
         out["heap_idle"] = _live() - own
-    rows = []
-    gaps = []  # the us of each piece of idle work in the gap before each key (as _GAP)
     h = 0
-    timed = not heaps  # with HEAP, no rows: they would count in the App's heap
     pressed = after_ms is not None  # (the first frame's after_press comes in the first gap)
     for k in keys:
         if k == HEAP:
@@ -361,16 +360,14 @@ def presses(path, spec=None, after_ms=None, gap_ms=KEY_MS, hold_ms=0):
         t0 = time.ticks_us()
         app.step(now, k)
         dt = time.ticks_diff(time.ticks_us(), t0)
-        if not timed:
-            continue
-        rows.append([was, type(app.screen).__name__, dt + waited, waited, _LONGEST[0]])
-        gaps.append([_GAP[i] for i in range(1, _GAP[0] + 1)])
+        row = [was, type(app.screen).__name__, dt + waited, waited, _LONGEST[0],
+               [_GAP[i] for i in range(1, _GAP[0] + 1)]]
         if labels:
-            rows[-1].append({labels[j]: PROFILE[labels[j]][0] - before[j] for j in range(len(labels))
-                             if PROFILE[labels[j]][0] > before[j]})
-    out["presses"] = rows
+            row.append({labels[j]: PROFILE[labels[j]][0] - before[j] for j in range(len(labels))
+                        if PROFILE[labels[j]][0] > before[j]})
+        print("P " + json.dumps(row))
+        row = None
     out["heaps"] = list(heaps)
-    out["gaps"] = gaps
     out["heap_end"] = _live() - own
     out["text"] = app.text()
     print("RESULT " + json.dumps(out))

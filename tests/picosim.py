@@ -190,18 +190,23 @@ class Emulator:
 
     def result(self, code, timeout=3600):
         """Run code with mpremote exec (after a soft reset); its "RESULT {json}" line, with
-        the "T us screen" lines (bench/pico_device.py) as the lists "us" and "screen"."""
+        the "T us screen" lines (bench/pico_device.py) as the lists "us" and "screen", and
+        the "P [row]" lines as the list "rows"."""
         out = self.mpremote("exec", code, timeout=timeout)
-        us, screen = [], []
+        us, screen, rows = [], [], []
         for line in out.splitlines():
             if line.startswith("T "):
                 t, s = line.split()[1:]
                 us.append(int(t))
                 screen.append(int(s))
+            elif line.startswith("P "):
+                rows.append(json.loads(line[2:]))
             elif line.startswith("RESULT "):
                 r = json.loads(line[7:])
                 if us:
                     r["us"], r["screen"] = us, screen
+                if rows:
+                    r["presses"] = rows
                 return r
         raise RuntimeError("no result from the board:\n%s" % out[-3000:])
 
