@@ -199,23 +199,29 @@ class Lines:
     def append(self, text):
         tail = self._tail
         tail.append(text)
-        if len(tail) == LINES_PER_BUFFER:
-            end = 0
+        ends = self._ends
+        kept = len(ends) % LINES_PER_BUFFER  # lines left in a newest join that pop() cut short
+        if kept + len(tail) == LINES_PER_BUFFER:  # a join's lines complete: joined again
+            end = cut = ends[-1] if kept else 0
             for t in tail:
                 end += len(t)
-                self._ends.append(end)
+                ends.append(end)
+            if kept:
+                tail.insert(0, self._joined.pop()[:cut])
             self._joined.append("".join(tail))
             self._tail = []
 
     def pop(self):
-        if not self._tail and self._joined:  # the newest lines are joined: one str each again
-            text = self._joined.pop()
-            start = 0
-            for end in self._ends[-LINES_PER_BUFFER:]:
-                self._tail.append(text[start:end])
-                start = end
-            del self._ends[-LINES_PER_BUFFER:]
-        return self._tail.pop()
+        """The newest line; one taken from a join is cut out of it alone (splitting the join
+        into a str a line, as before, cost an undo sixteen allocations every sixteenth
+        line): the join stays, its popped lines' text with it, until its last line goes."""
+        ends = self._ends
+        if self._tail or not ends:
+            return self._tail.pop()
+        end = ends.pop()
+        if len(ends) % LINES_PER_BUFFER:  # lines of that join left
+            return self._joined[-1][ends[-1]:end]
+        return self._joined.pop()[:end]
 
 
 class Session:
@@ -250,7 +256,7 @@ class Session:
         """
         e = event_name(ev)
         if e == "undo":
-            self.undo()
+            self._undo()
         elif e == "redo":
             self.redo()
         else:
@@ -273,10 +279,13 @@ class Session:
         else:
             self.rules = after
 
-    def undo(self, start=None):
-        """Cancel the newest effective event (across closed rounds too); return it. The game
-        is refolded from `start`, (n, the state after _done[:n]) when one was kept, else from
-        its first event."""
+    def undo(self):
+        """Cancel the newest effective event (across closed rounds too); return it."""
+        return json.loads(self._undo())
+
+    def _undo(self, start=None):
+        """undo(), its line returned as it is (add() parses none). The game is refolded from
+        `start`, (n, the state after _done[:n]) when one was kept, else from its first event."""
         if not len(self._done):
             raise RuleError("nothing to undo")
         text = self._done.pop()
@@ -284,7 +293,7 @@ class Session:
         at, self.rules = start or (0, self._fresh())
         for i in range(at, len(self._done)):
             self._apply(json.loads(self._done[i]), i)
-        return json.loads(text)
+        return text
 
     def redo(self):
         """Re-apply the event undone last, if nothing else was entered since; return it."""

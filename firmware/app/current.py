@@ -156,8 +156,8 @@ class ReadBack(Session):
             u.put_back(back)
         return Session.redo(self)
 
-    def undo(self, start=None):
-        """Session.undo: the kept state taken back, or the one folded ahead (ahead(); the
+    def _undo(self, start=None):
+        """Session._undo: the kept state taken back, or the one folded ahead (ahead(); the
         work under way finished here), else a refold from the mark. An undo that needs lines
         this session let go resumes the game from its record (where the device has already
         written this undo), the lines it still holds checked against it; until it is taken
@@ -175,7 +175,7 @@ class ReadBack(Session):
             self._mark, self._older = self._older, None
             if self._next is not None and self._next[0] != n - 1:
                 self._next = None  # (one for the undo after this one is kept)
-            return Session.undo(self, m)
+            return Session._undo(self, m)
         if m is None and done.lo and self._fold is not _DONE:  # (_DONE: it gave up)
             f = self._fold
             if f is None:
@@ -190,21 +190,21 @@ class ReadBack(Session):
         nxt, self._next = self._next, None
         m = self._mark  # (the work may have folded it)
         if nxt is not None and nxt[0] == n:
-            return Session.undo(self, (n - 1, nxt[1]))
+            return Session._undo(self, (n - 1, nxt[1]))
         at = m[0] if m else 0  # the refold starts there
         if done.lo <= max(0, min(at, n - 2)):  # it holds lines at - 1 and n - 2
-            return Session.undo(self, start or m)  # (its round end keeps the mark again)
+            return Session._undo(self, start or m)  # (its round end keeps the mark again)
         s = replay(self.reread(), ReadBack)[0]  # every line kept: its undo refolds, its lines compare
         have = len(s._done)
         if have == n:  # the record does not hold this undo yet
-            s.undo()
+            s._undo()
         if len(s._done) != n - 1 or not s._undone or s._undone[-1] != done[n - 1]:
             raise RecordError("record: %d events, game %d" % (have, n))  # two rows of a toast
         self._same(s._done, n - 1)
         self.rules, self._mark, self._older, self._done, self._undone = s.rules, s._mark, s._older, s._done, s._undone
         self._fold = self._gone = None
         self._forget()
-        return json.loads(done[n - 1])
+        return done[n - 1]
 
     def _same(self, lines, n):
         """RecordError unless `lines` (read back) hold this session's lines up to n."""

@@ -117,6 +117,25 @@ def test_lines_keep_what_a_list_keeps_across_buffers():
     raises(IndexError, lines.pop)
 
 
+def test_lines_popped_from_a_join_and_appended_again_read_as_a_list():
+    """Runs of pops into the joins (a join cut short, then emptied) and of appends after
+    them (the join completed again), every line read back after each run."""
+    lines, want = Lines(), []
+    k = 0
+    for run in (40, -3, 5, -20, 2, -1, 30, -33, 16, -16, 17, -37):
+        for _ in range(abs(run)):
+            if run < 0:
+                assert lines.pop() == want.pop()
+            else:
+                t = dumps({"e": "note", "text": "n%d é" % k})
+                k += 1
+                lines.append(t)
+                want.append(t)
+        assert len(lines) == len(want) and [lines[i] for i in range(len(lines))] == want
+    assert len(lines) == 0
+    raises(IndexError, lines.pop)
+
+
 def test_lines_let_go_and_put_back_read_as_before():
     """forget() lets whole joins go; put_back() of the same lines read again into a Lines
     from that join on gives every line back, and pops and appends go on as on a list."""
