@@ -630,13 +630,15 @@ def test_an_undo_from_the_final_standings_shows_the_scoreboard_made_and_drawn_ah
 def test_undos_in_a_row_after_idle_frames_show_what_undos_without_them_do(tmp_path, game):
     """Undoing a finished game back over several round ends: between undos the idle frames
     fold the state the next undo takes and the older round-end state (ReadBack.ahead), and
-    the undos take them (no undo after the first reads the record back): every undo shows
-    the frame and LEDs, and writes the record, that undos without idle frames give, and the
-    game after each is a fresh replay of its record's."""
+    the undos take them (no undo after the first reads the record back), and each undo of a
+    round end shows the scoreboard made and drawn ahead (Scoreboard.ahead, Final.ahead):
+    every undo shows the frame and LEDs, and writes the record, that undos without idle
+    frames give, and the game after each is a fresh replay of its record's."""
     idle, plain = IdleDriver(tmp_path / "idle", True), IdleDriver(tmp_path / "plain", False)
     for d in (idle, plain):
         play_to_final(d, game)
         d.undone = []
+        d.ends = []  # the screens the undos of round ends showed
         start = d.app.session.round
         s = d.app.session
         d.reads = 0
@@ -655,9 +657,13 @@ def test_undos_in_a_row_after_idle_frames_show_what_undos_without_them_do(tmp_pa
             d.in_press += d.reads - reads
             assert type(d.screen).__name__ == "Scoreboard" and "undone:" in " ".join(d.app.text()[-2:])
             d.undone.append(d.screen)
+            if "end_round" in d.app.text()[-1]:
+                d.ends.append(d.screen)
             assert replay(d.record())[0].result() == d.app.session.result()
         assert d.app.session.round <= start - 2  # round ends undone on the way
     assert idle.frames == plain.frames and idle.record() == plain.record()
+    assert len(idle.ends) >= 3 and all(e in idle.made and e in idle.drawn for e in idle.ends)
+    assert not any(e in plain.made for e in plain.ends)
     assert idle.in_press == 0 and plain.in_press > 0 and idle.reads > 0
 
 

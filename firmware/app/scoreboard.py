@@ -63,10 +63,28 @@ class _Board(ListScreen):
     def leave(self, base):
         pass
 
+    def undo_ahead(self, wanted):
+        """An idle frame's piece, where `wanted`: the scoreboard that the undo of the round
+        end just before this screen shows, with its first frame (App.undo_ahead,
+        Canvas.ahead): that undo then only takes a kept state back, its line on flash and
+        its whole screen over I2C (up to ~36 ms of a Pico). True while one is left."""
+        if self.undone is None and wanted:
+            self.undone = self.app.undo_ahead() or ()
+            return True
+        if self.undone:
+            self.app.cv.ahead(self.undone[1])
+        return False
+
 
 class Scoreboard(_Board):
     """Often made in an idle frame for a state the session takes at the next press
     (App.home_screen), with the player LEDs that state lights: that press only shows them."""
+
+    def ahead(self):
+        """While undoing (something to redo), at a round's start: the next undo's screen
+        (undo_ahead). Not in play, where it would hold ~2 KB more at every round start."""
+        s = self.app.session
+        return self.undo_ahead(s is not None and s.can_redo())
 
     def __init__(self, app, s):
         total = s.rounds_total
@@ -127,12 +145,7 @@ class Final(_Board):
         if self.session is not None:
             self.more()
             return True
-        if self.undone is None and not self.filed:
-            self.undone = self.app.undo_ahead() or ()
-            return True
-        if self.undone:
-            self.app.cv.ahead(self.undone[1])
-        return False
+        return self.undo_ahead(not self.filed)
 
     def more(self):
         """The next player's breakdown into the rows; True while one is left."""
