@@ -108,9 +108,10 @@ class ReadBack(Session):
         self._fold = None  # ahead()'s fold of the older state from the record (kept over undos)
         self._gone = None  # the mark an undo took back while that fold was under way
         self._undoing = 0  # 1 while an undo whose line is on flash finishes that fold
+        self._back = None  # ahead()'s read-back of the redo stack's lines let go (_read_back)
 
     def _apply(self, ev, n, after=None):
-        self._next = self._work = None
+        self._next = self._work = self._back = None
         if ev["e"] != "end_round":
             return Session._apply(self, ev, n, after)
         if after is None:
@@ -130,31 +131,56 @@ class ReadBack(Session):
 
     def redo(self):
         """Session.redo; once every undone line held is redone, the next ones let go are
-        read back from the record first (two passes over it, in this press: a redo after
-        more undos in a row than the stack holds)."""
+        read back from the record first: ahead() reads them in idle frames once fewer than
+        a join are held, a redo that comes before finishes that work or does it (two passes
+        over the record)."""
         u = self._undone
         if len(u) and len(u) == u.lo:
-            nums = []  # type: list
-            undone = []  # type: list
-            for _ in self._effective(nums, undone):
-                pass
-            if len(undone) == len(u) - 1:  # the record holds this redo: it redoes its newest event
-                undone.append(abs(nums[-1]))
-            if len(undone) != len(u):
-                raise RecordError("record: %d to redo, game %d" % (len(undone), len(u)))
-            back = Lines()  # the join before the held lines (undone: line numbers, newest last, decreasing)
-            back.lo = u.lo - LINES_PER_BUFFER
-            want = undone[back.lo:u.lo]
-            texts = [None] * len(want)
-            j = len(want) - 1
-            for i, text, complete in lines_of(self.reread()):
-                if j >= 0 and i == abs(want[j]):
-                    texts[j] = text
-                    j -= 1
-            for text in texts:
-                back.append(text)
-            u.put_back(back)
+            b, self._back = self._back, None
+            if b is not None and b is not _DONE:
+                for _ in b:  # (what is left of it; the record holds this redo now, or not yet)
+                    pass
+            if len(u) == u.lo:
+                for _ in self._read_back():
+                    pass
         return Session.redo(self)
+
+    def _read_back(self):
+        """The join of undone lines just before those the redo stack holds, read back from
+        the record a line a step (a generator) and put back in front of them. Stops, to be
+        planned again, when the stack changes under it."""
+        u = self._undone
+        n = len(u)
+        nums = []  # type: list
+        undone = []  # type: list
+        for _ in self._effective(nums, undone):
+            yield
+            if self._undone is not u or len(u) != n:
+                self._back = None
+                return
+        if len(undone) == n - 1:  # the record holds the redo under way: it redoes its newest event
+            undone.append(abs(nums[-1]))
+        if len(undone) != n:
+            raise RecordError("record: %d to redo, game %d" % (len(undone), n))
+        back = Lines()  # (undone: line numbers, newest last, decreasing)
+        back.lo = u.lo - LINES_PER_BUFFER
+        want = undone[back.lo:u.lo]
+        nums = undone = None
+        texts = [None] * len(want)
+        j = len(want) - 1
+        for i, text, complete in lines_of(self.reread()):
+            if i == abs(want[j]):
+                texts[j] = text
+                j -= 1
+                if j < 0:
+                    break
+            yield
+            if self._undone is not u or len(u) != n:
+                self._back = None
+                return
+        for text in texts:
+            back.append(text)
+        u.put_back(back)
 
     def _undo(self, start=None):
         """Session._undo: the kept state taken back, or the one folded ahead (ahead(); the
@@ -227,10 +253,19 @@ class ReadBack(Session):
         the mark back). True while more is left. The game is not changed: it takes the
         states at its undos. First, the redo stack's older lines are let go, as the game's
         are: it holds its newest LINES_PER_BUFFER to twice that (a long undo chain held
-        every line it undid), redo() reads the rest back."""
+        every line it undid); once redos leave fewer than a join held, the join before them is
+        read back from the record (_read_back), which a redo would read in its press."""
         u = self._undone
         if self.reread is not None and len(u._ends) >= 2 * LINES_PER_BUFFER:
             u.forget(len(u) - LINES_PER_BUFFER)
+        b = self._back
+        if b is None and u.lo and len(u) - u.lo < LINES_PER_BUFFER:  # (redoing: fewer than a join held)
+            b = self._back = self._read_back()
+        if b is not None and b is not _DONE:
+            if _frame(b):
+                return True
+            if self._back is b:
+                self._back = _DONE
         w = self._work
         if w is None:
             w = self._work = self._fold_next()

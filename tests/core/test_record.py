@@ -351,6 +351,32 @@ def test_a_long_undo_chain_holds_a_bounded_redo_stack_and_redoes_it_all_from_the
             assert s.result() == replay(f)[0].result() and s.finished and len(s._done) == n
 
 
+def test_redos_after_the_work_ahead_read_nothing_back_in_their_press():
+    """The 4-player game undone to its first event, then redone to its end with the idle
+    pieces done before each redo: they read the redo stack's lines let go back ahead
+    (ReadBack._read_back), so no redo reads the record; with one piece before each, the
+    redo finishes that work. Each redo gives a fresh replay's game."""
+    for pieces in (None, 1):
+        flash = None
+        for s, flash, _ in _undoing("tests/golden/5211_4p.jsonl", None):
+            pass
+        reads = [0]
+        reread = s.reread
+        s.reread = lambda: reads.append(1) or reread()
+        assert s._undone.lo > 0
+        while s.can_redo():
+            k = 0
+            while (pieces is None or k < pieces) and s.ahead():
+                k += 1
+            flash.append(dumps({"e": "redo"}))
+            del reads[1:]
+            s.redo()
+            assert pieces or len(reads) == 1  # (no read in the press)
+            fresh = replay(t + "\n" for t in flash)[0]
+            assert s.result() == fresh.result() and s.last_event() == fresh.last_event()
+        assert s.finished and s._undone.lo == 0
+
+
 def test_a_record_changed_behind_the_work_ahead_is_refused_and_changes_nothing():
     """The older round-end state folded again from the record in idle frames: a record
     that no longer holds the game (a line edited) leaves the session as it was, and the
