@@ -168,6 +168,21 @@ def _idle(app, gap_us, fetched, pressed=True):
             return 0
 
 
+def _held(app, hold_us, t, back):
+    """main.py's loop while a button (BACK: back) is down for hold_us, t us of which the
+    idle work under way when it went down took: main.held each frame. Returns the us the
+    key that fires at its end waits for the piece under way then."""
+    work = getattr(sys.modules.get("main"), "held", None)
+    while t < hold_us and work is not None:
+        t0 = time.ticks_us()
+        more = work(app, back, t // 1000)
+        t += time.ticks_diff(time.ticks_us(), t0)
+        if not more:
+            break
+        t += FRAME_US
+    return max(0, t - hold_us)
+
+
 def _play(app, keys, now, times, screens, names, acc, fetched, probe=None):
     """Feed keys; times[i] = us of press i (with its wait for idle work under way),
     screens[i] = index in names of the screen that took it. acc = [steps in which the
@@ -315,7 +330,7 @@ def presses(path, spec=None, after_ms=None, gap_ms=KEY_MS, hold_ms=0):
     """The App built over what is on flash (a record or none: the main menu), its idle work
     done (2 s, as a WAIT; with after_ms, the first key comes that long after the first frame
     instead, meeting whatever idle work is under way then), then the keys of the keys file `path` gap_ms apart, main.py's idle work between them as in game(),
-    each key after hold_ms more with none (a button held: main.py runs no idle work). Prints
+    each key after hold_ms more (a button held: main.py runs only main.held). Prints
     "P [screen it left, screen it showed, us with its wait, us waited, us of the longest
     piece of idle work in the gap before it (the most a key could wait there), [us of each
     piece of that gap, as _GAP]]" as each key is done (kept on the board, a long chain's rows
@@ -333,6 +348,7 @@ def presses(path, spec=None, after_ms=None, gap_ms=KEY_MS, hold_ms=0):
     own = _live()
     app, us = build()
     out = {"app_resume_us": us, "heap": _live() - own, "screen": type(app.screen).__name__}
+    from hal.keys import BACK, CODE_MASK  # (the App's already)
     now = time.ticks_ms()
     if after_ms is None:
         _idle(app, 1000 * WAIT_MS, [], True)
@@ -349,6 +365,8 @@ def presses(path, spec=None, after_ms=None, gap_ms=KEY_MS, hold_ms=0):
         gap = WAIT_MS if k == WAIT else (after_ms or gap_ms)
         after_ms = None
         waited = _idle(app, 1000 * gap, [], pressed)
+        if hold_ms and k != WAIT:
+            waited = _held(app, 1000 * hold_ms, waited, k & CODE_MASK == BACK)
         pressed = k != WAIT
         now = time.ticks_add(now, gap if k == WAIT else gap + hold_ms)
         if k == WAIT:

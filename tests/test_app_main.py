@@ -135,3 +135,73 @@ def test_the_loop_collects_right_after_a_press_only(monkeypatch):
                    ("step", None), "idle", ("sleep", main.FRAME_MS),  # no key: no collection
                    ("step", "OK"), "collect", "idle", ("sleep", main.FRAME_MS),  # the press, then it
                    ("step", None), "idle", ("sleep", main.POLL_MS)]  # nothing left: a longer sleep
+
+
+def test_while_back_is_held_the_loop_runs_only_the_games_undo_work(monkeypatch, tmp_path):
+    """BACK down: each turn runs main.held (the game's undo work ahead, App.held), never
+    idle (imports, the screen's work), a frame apart, and only in the first HELD_WORK_MS of
+    the hold (the undo fires at 600 ms); once it is up, idle again. App.held is a piece of
+    ReadBack.ahead: undoing a finished game, it folds what the next undo takes."""
+    import types
+    main = load_main()
+    from hal import clock
+    log = []
+    busy = [True, True, False]
+
+    class Stop(Exception):
+        pass
+
+    class App:
+        def __init__(self, *a):
+            pass
+
+        def step(self, now, key):
+            pass
+
+        def held(self):
+            log.append("held")
+
+        def quiet_ms(self, now):
+            return 5000
+
+    def sleep(ms):
+        log.append(ms)
+        if len(busy) == 0:
+            raise Stop()
+    monkeypatch.setattr(main, "load_board", lambda name: {"sleep": None})
+    monkeypatch.setattr(main, "safe_mode", lambda *a: False)
+    monkeypatch.setattr(main, "idle", lambda app: log.append("idle") or False)
+    monkeypatch.setattr(clock, "sleep_ms", sleep)
+    import app.app
+    import hal.display
+    import hal.leds
+    monkeypatch.setattr(app.app, "App", App)
+    monkeypatch.setattr(hal.display, "display_from_board", lambda b: None)
+    monkeypatch.setattr(hal.leds, "leds_from_board", lambda b: None)
+    monkeypatch.setattr(hal.buttons, "buttons_from_board", lambda b: types.SimpleNamespace(
+        poll=lambda now: None, take=lambda: None, busy=lambda: busy.pop(0),
+        logic=types.SimpleNamespace(held=lambda code: True)))
+    try:
+        main.main()
+    except Stop:
+        pass
+    assert log == ["held", main.FRAME_MS, "held", main.FRAME_MS, "idle", main.POLL_MS]
+    monkeypatch.undo()
+    ran = []
+    app = types.SimpleNamespace(held=lambda: ran.append(1) or True)
+    assert main.held(app, True, 0) and main.held(app, True, main.HELD_WORK_MS - 1) and len(ran) == 2
+    assert not main.held(app, True, main.HELD_WORK_MS) and not main.held(app, False, 0) and len(ran) == 2
+    assert main.HELD_WORK_MS + 100 <= 600  # (hal.buttons: BACK's long press, the undo)
+
+    from host_tools import sim
+    from hal.keys import BACK, LONG
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "current.jsonl").write_text(open("tests/golden/5211_4p.jsonl").read())
+    app = sim.build("pico", str(data))[0]
+    app.step(100, BACK | LONG)  # the final round end undone: the next undo's state to fold
+    s = app.session
+    assert s._next is None and type(app.screen).__name__ == "Scoreboard"
+    while app.held():
+        pass
+    assert s._next is not None and s._next[0] == len(s._done)

@@ -428,6 +428,13 @@ class App:
                 break
         return len(wanted) > 0
 
+    def held(self):
+        """The main loop's work in a frame while a button is down: a piece of the game's
+        undo work ahead (ReadBack.ahead, 2.5 ms of the board's time a piece); True while
+        more is left."""
+        s = self.session
+        return s is not None and s.ahead()
+
     def ahead(self):
         """The main loop's work in an idle frame: the next module expect() named imported
         (prefetch), else the screen's own work ahead (Screen.ahead), else a piece of the
