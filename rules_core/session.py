@@ -212,16 +212,23 @@ class Lines:
             self._tail = []
 
     def pop(self):
-        """The newest line; one taken from a join is cut out of it alone (splitting the join
+        """The newest line. One taken from a join is cut out of it alone (splitting the join
         into a str a line, as before, cost an undo sixteen allocations every sixteenth
-        line): the join stays, its popped lines' text with it, until its last line goes."""
+        line); the join itself is cut to the lines it has left when 8, 4, 2 or 1 are, so it
+        holds no more popped text than kept."""
         ends = self._ends
         if self._tail or not ends:
             return self._tail.pop()
         end = ends.pop()
-        if len(ends) % LINES_PER_BUFFER:  # lines of that join left
-            return self._joined[-1][ends[-1]:end]
-        return self._joined.pop()[:end]
+        k = len(ends) % LINES_PER_BUFFER  # lines of that join left
+        joined = self._joined
+        if not k:
+            return joined.pop()[:end]
+        start = ends[-1]
+        line = joined[-1][start:end]
+        if not k & (k - 1):
+            joined[-1] = joined[-1][:start]
+        return line
 
 
 class Session:
@@ -256,7 +263,7 @@ class Session:
         """
         e = event_name(ev)
         if e == "undo":
-            self._undo()
+            self.undo()
         elif e == "redo":
             self.redo()
         else:
@@ -279,12 +286,9 @@ class Session:
         else:
             self.rules = after
 
-    def undo(self):
-        """Cancel the newest effective event (across closed rounds too); return it."""
-        return json.loads(self._undo())
-
-    def _undo(self, start=None):
-        """undo(), its line returned as it is (add() parses none). The game is refolded from
+    def undo(self, start=None):
+        """Cancel the newest effective event (across closed rounds too); return its line (the
+        event is last_event() before it: add() parses none). The game is refolded from
         `start`, (n, the state after _done[:n]) when one was kept, else from its first event."""
         if not len(self._done):
             raise RuleError("nothing to undo")

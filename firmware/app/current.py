@@ -140,7 +140,7 @@ class ReadBack(Session):
             if b is not None and b is not _DONE:
                 for _ in b:  # (what is left of it; the record holds this redo now, or not yet)
                     pass
-            if len(u) == u.lo:
+            if len(u) == u.lo:  # (none under way, or it stopped: the stack changed since)
                 for _ in self._read_back():
                     pass
         return Session.redo(self)
@@ -182,8 +182,8 @@ class ReadBack(Session):
             back.append(text)
         u.put_back(back)
 
-    def _undo(self, start=None):
-        """Session._undo: the kept state taken back, or the one folded ahead (ahead(); the
+    def undo(self, start=None):
+        """Session.undo: the kept state taken back, or the one folded ahead (ahead(); the
         work under way finished here), else a refold from the mark. An undo that needs lines
         this session let go resumes the game from its record (where the device has already
         written this undo), the lines it still holds checked against it; until it is taken
@@ -198,10 +198,8 @@ class ReadBack(Session):
                 self._gone = m  # the fold of its older state, under way, folds the new mark
             else:
                 self._fold = None  # (ahead() folds the older one again)
-            self._mark, self._older = self._older, None
-            if self._next is not None and self._next[0] != n - 1:
-                self._next = None  # (one for the undo after this one is kept)
-            return Session._undo(self, m)
+            self._mark, self._older, self._next = self._older, None, None
+            return Session.undo(self, m)
         if m is None and done.lo and self._fold is not _DONE:  # (_DONE: it gave up)
             f = self._fold
             if f is None:
@@ -216,27 +214,23 @@ class ReadBack(Session):
         nxt, self._next = self._next, None
         m = self._mark  # (the work may have folded it)
         if nxt is not None and nxt[0] == n:
-            return Session._undo(self, (n - 1, nxt[1]))
+            return Session.undo(self, (n - 1, nxt[1]))
         at = m[0] if m else 0  # the refold starts there
         if done.lo <= max(0, min(at, n - 2)):  # it holds lines at - 1 and n - 2
-            return Session._undo(self, start or m)  # (its round end keeps the mark again)
+            return Session.undo(self, start or m)  # (its round end keeps the mark again)
         s = replay(self.reread(), ReadBack)[0]  # every line kept: its undo refolds, its lines compare
         have = len(s._done)
         if have == n:  # the record does not hold this undo yet
-            s._undo()
+            s.undo()
         if len(s._done) != n - 1 or not s._undone or s._undone[-1] != done[n - 1]:
             raise RecordError("record: %d events, game %d" % (have, n))  # two rows of a toast
-        self._same(s._done, n - 1)
+        for i in range(max(done.lo, s._done.lo), n - 1):  # the lines held, as read back
+            if s._done[i] != done[i]:
+                raise RecordError("record: event %d differs" % (i + 1))
         self.rules, self._mark, self._older, self._done, self._undone = s.rules, s._mark, s._older, s._done, s._undone
         self._fold = self._gone = None
         self._forget()
         return done[n - 1]
-
-    def _same(self, lines, n):
-        """RecordError unless `lines` (read back) hold this session's lines up to n."""
-        for i in range(max(self._done.lo, lines.lo), min(n, len(lines), len(self._done))):
-            if lines[i] != self._done[i]:
-                raise RecordError("record: event %d differs" % (i + 1))
 
     def undone(self):
         """The state an undo takes back without refolding the game: the kept one, when the
@@ -247,8 +241,8 @@ class ReadBack(Session):
     # --- the work of the next undos, done in idle frames ---
     def ahead(self):
         """One piece (a few events folded) of what the next undos would do in their press:
-        while undoing (something to redo, or the game finished), the state the next undo
-        takes, folded from the mark; then, once an undo took the older round-end state as
+        while undoing (something to redo), the state the next undo takes, folded from the
+        mark (_fold_next); then, once an undo took the older round-end state as
         the mark, the next older one folded again from the record (for the undo that takes
         the mark back). True while more is left. The game is not changed: it takes the
         states at its undos. First, the redo stack's older lines are let go, as the game's
@@ -289,15 +283,15 @@ class ReadBack(Session):
 
     def _fold_next(self):
         """The state the next undo takes, refolded from the mark (self._next), or in the first
-        round from its first event: after the game's last round end, the one the undo after
-        the mark's takes."""
+        round from its first event; only while undoing. None where the next undo takes the
+        mark back (a round end newest): the one after it is folded once it did, while BACK
+        is held for that one (main.HELD_WORK_MS), not kept beside the mark (a 5-player 5211
+        state is 1.4 KB, at the final standings and every round's start while undoing)."""
         m = self._mark
         n = len(self._done)
-        if m is not None and m[0] == n - 1:  # that undo takes m back: the fold for the next one
-            m, n = self._older, n - 1
         if m is None and not self._done.lo:  # the first round (every line held): from its first event
             m = (0, None)
-        if not (self._undone or self.rules.finished) or m is None or m[0] >= n - 1 or self._done.lo > m[0]:
+        if not self._undone or m is None or m[0] >= n - 1 or self._done.lo > m[0]:
             return  # not undoing, or (m None: lines let go) the undo reads the record
         if self._next is not None and self._next[0] == n:
             return
