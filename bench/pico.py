@@ -69,7 +69,7 @@ and the undo from a finished 5211 game's final standings:
   --resume tests/golden/5211_4p.jsonl --presses BACK+LONG
 --gap MS, --hold MS (with --presses): MS of idle work between two keys instead of a press's
 time (100), and each key after MS more held (a button down: main.py runs only the game's
-undo work then, main.held); a hand's undos: --gap 250 --hold 600 (BACK fires its undo after
+undo work then, main.HELD_WORK_MS); a hand's undos: --gap 250 --hold 600 (BACK fires its undo after
 600 ms held, the next hold ~250 ms after the release).
 --lines N: what a record line costs on littlefs, call by call (bench/pico_device.py lines()):
 [min, median, max] ms of each call over N lines, and of Storage.append_line; "slowest" the
@@ -392,7 +392,7 @@ def main(argv):
                         help="with --presses: the first key MS after the first frame (no 2 s idle first)")
     parser.add_argument("--gap", metavar="MS", type=int, help="with --presses: ms of idle work between keys (100)")
     parser.add_argument("--hold", metavar="MS", type=int, default=0,
-                        help="with --presses: each key after MS more held (only main.held runs)")
+                        help="with --presses: each key after MS more held (BACK: App.held runs)")
     parser.add_argument("--lines", metavar="N", type=int, help="a record line's calls over N lines only")
     parser.add_argument("--firmware", metavar="DIR", default=ROOT, help="flash this checkout's firmware")
     args = parser.parse_args(argv)

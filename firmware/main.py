@@ -7,7 +7,8 @@ Safe mode: hold BACK (three-button boards: OK) while powering on and the app doe
 start, so mpremote gets the REPL.
 
 Between frames the loop sleeps for as long as the App has nothing due (App.quiet_ms), a
-frame apart while a button is down (held) or while work is left to do ahead (idle).
+frame apart while a button is down (BACK held: HELD_WORK_MS) or while work is left to do
+ahead (idle).
 Where the board file says "sleep": "lightsleep" a press wakes the chip (hal.clock,
 hal.buttons), so it sleeps up to NAP_MS, inside the watchdog's timeout (fed every loop);
 elsewhere it wakes at least every POLL_MS, so that a press is seen, debounced and drawn
@@ -17,7 +18,11 @@ import gc
 import sys
 
 FRAME_MS = 10
-HELD_WORK_MS = 450  # see held()
+# While BACK (the undo key) is held, its first HELD_WORK_MS run a piece of the game's undo
+# work ahead a frame (App.held), nothing else: undos one after another give that work most of
+# its time there, not in the gaps between them; the undo BACK fires at 600 ms (hal.buttons)
+# meets no piece under way, and nothing longer (an import) is met by a release.
+HELD_WORK_MS = 450
 POLL_MS = 40
 NAP_MS = 2000
 WATCHDOG_MS = 8000
@@ -84,15 +89,6 @@ def idle(app):
     return app.ahead()
 
 
-def held(app, back, ms):
-    """The loop's work while a button is down, ms since it went down: only while BACK (the
-    undo key) is held, for its first HELD_WORK_MS, a piece of the game's undo work ahead
-    (App.held). Undos one after another give that work most of its time there, not in the
-    gaps between them; the undo BACK fires at 600 ms (hal.buttons) meets no piece under
-    way, and nothing longer (an import) is met by a release."""
-    return back and ms < HELD_WORK_MS and app.held()
-
-
 def watchdog(board):
     if not board.get("watchdog"):
         return None
@@ -151,7 +147,8 @@ def main():
             dog.feed()
         if buttons.busy():
             down = now if down is None else down
-            held(app, buttons.logic.held(BACK), clock.ticks_diff(now, down))
+            if clock.ticks_diff(now, down) < HELD_WORK_MS and buttons.logic.held(BACK):
+                app.held()
             clock.sleep_ms(FRAME_MS)
             continue
         down = None
