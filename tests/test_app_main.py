@@ -78,7 +78,9 @@ def test_idle_frames_import_ahead_and_never_look_at_the_heap(tmp_path, monkeypat
 def test_the_loop_collects_right_after_a_press_only(monkeypatch):
     """The collector's place: right after a press's frame (or the first) is sent, once less
     than COLLECT_FREE is free (not in a turn without a key, however low the heap), before
-    that turn's piece of idle work."""
+    that turn's piece of idle work. While BACK is down a turn runs App.held (a piece of the
+    game's undo work ahead), not idle (imports, the screen's work), a frame apart, in the
+    first HELD_WORK_MS of the hold (the undo fires at 600 ms)."""
     import types
     main = load_main()
     from hal import clock
@@ -95,10 +97,14 @@ def test_the_loop_collects_right_after_a_press_only(monkeypatch):
         def step(self, now, key):
             log.append(("step", key))
 
+        def held(self):
+            log.append("held")
+
         def quiet_ms(self, now):
             return 5000
 
     work = [True, True, True, False]
+    busy = [False, False, False, True, True, False]
 
     def idle(app):
         log.append("idle")
@@ -109,7 +115,7 @@ def test_the_loop_collects_right_after_a_press_only(monkeypatch):
 
     def sleep(ms):
         log.append(("sleep", ms))
-        if len([e for e in log if e[0] == "sleep"]) == 4:
+        if len([e for e in log if e[0] == "sleep"]) == 6:
             raise Stop()
     main._mem_free = lambda: main.COLLECT_FREE - 1
     main.gc = type("gc", (), {"collect": staticmethod(lambda: log.append("collect"))})
@@ -125,7 +131,8 @@ def test_the_loop_collects_right_after_a_press_only(monkeypatch):
     monkeypatch.setattr(hal.display, "display_from_board", lambda b: None)
     monkeypatch.setattr(hal.leds, "leds_from_board", lambda b: None)
     monkeypatch.setattr(hal.buttons, "buttons_from_board", lambda b: types.SimpleNamespace(
-        poll=lambda now: None, take=take, busy=lambda: False))
+        poll=lambda now: None, take=take, busy=lambda: busy.pop(0),
+        logic=types.SimpleNamespace(held=lambda code: True)))
     try:
         main.main()
     except Stop:
@@ -134,61 +141,15 @@ def test_the_loop_collects_right_after_a_press_only(monkeypatch):
                    ("step", None), "collect", "idle", ("sleep", main.FRAME_MS),  # the first frame
                    ("step", None), "idle", ("sleep", main.FRAME_MS),  # no key: no collection
                    ("step", "OK"), "collect", "idle", ("sleep", main.FRAME_MS),  # the press, then it
+                   ("step", None), "held", ("sleep", main.FRAME_MS),  # BACK down
+                   ("step", None), "held", ("sleep", main.FRAME_MS),
                    ("step", None), "idle", ("sleep", main.POLL_MS)]  # nothing left: a longer sleep
-
-
-def test_while_back_is_held_the_loop_runs_only_the_games_undo_work(monkeypatch, tmp_path):
-    """BACK down: each turn runs App.held (a piece of the game's undo work ahead), never
-    idle (imports, the screen's work), a frame apart, and only in the first HELD_WORK_MS of
-    the hold (the undo fires at 600 ms); once it is up, idle again. App.held is a piece of
-    ReadBack.ahead: undoing a finished game, it folds what the next undo takes."""
-    import types
-    main = load_main()
-    from hal import clock
-    log = []
-    busy = [True, True, False]
-
-    class Stop(Exception):
-        pass
-
-    class App:
-        def __init__(self, *a):
-            pass
-
-        def step(self, now, key):
-            pass
-
-        def held(self):
-            log.append("held")
-
-        def quiet_ms(self, now):
-            return 5000
-
-    def sleep(ms):
-        log.append(ms)
-        if len(busy) == 0:
-            raise Stop()
-    monkeypatch.setattr(main, "load_board", lambda name: {"sleep": None})
-    monkeypatch.setattr(main, "safe_mode", lambda *a: False)
-    monkeypatch.setattr(main, "idle", lambda app: log.append("idle") or False)
-    monkeypatch.setattr(clock, "sleep_ms", sleep)
-    import app.app
-    import hal.display
-    import hal.leds
-    monkeypatch.setattr(app.app, "App", App)
-    monkeypatch.setattr(hal.display, "display_from_board", lambda b: None)
-    monkeypatch.setattr(hal.leds, "leds_from_board", lambda b: None)
-    monkeypatch.setattr(hal.buttons, "buttons_from_board", lambda b: types.SimpleNamespace(
-        poll=lambda now: None, take=lambda: None, busy=lambda: busy.pop(0),
-        logic=types.SimpleNamespace(held=lambda code: True)))
-    try:
-        main.main()
-    except Stop:
-        pass
-    assert log == ["held", main.FRAME_MS, "held", main.FRAME_MS, "idle", main.POLL_MS]
-    monkeypatch.undo()
     assert main.HELD_WORK_MS + 100 <= 600  # (hal.buttons: BACK's long press, the undo)
 
+
+def test_app_held_folds_what_the_next_undo_takes(tmp_path):
+    """App.held, the loop's work while BACK is held, is a piece of ReadBack.ahead: the final
+    round end undone, it folds the state the next undo takes."""
     from host_tools import sim
     from hal.keys import BACK, LONG
     data = tmp_path / "data"
