@@ -165,7 +165,7 @@ class ReadBack(Session):
         back = Lines()  # (undone: line numbers, newest last, decreasing)
         back.lo = u.lo - LINES_PER_BUFFER
         want = undone[back.lo:u.lo]
-        nums = undone = None
+        del nums, undone  # (their room for the second pass)
         texts = [None] * len(want)
         j = len(want) - 1
         for i, text, complete in lines_of(self.reread()):
