@@ -127,7 +127,7 @@ def test_main_loop_feeds_the_watchdog_each_frame(monkeypatch):
     monkeypatch.setattr(hal.leds, "leds_from_board", lambda b: None)
     monkeypatch.setattr(hal.buttons, "buttons_from_board", lambda b: types.SimpleNamespace(
         poll=lambda now: None, take=lambda: None, busy=lambda: busy.pop(0),
-        wake_on_press=lambda: armed.append(True)))
+        logic=types.SimpleNamespace(held=lambda code: False), wake_on_press=lambda: armed.append(True)))
     try:
         main.main()
     except Stop:
