@@ -81,12 +81,21 @@ def after_press():
         gc.collect()
 
 
-def idle(app):
+def idle(app, work=None):
     """The loop's work while nobody presses, one piece a frame (a press that comes meanwhile
     waits for it): one module the next presses will need imported (App.prefetch: 10-30 ms
-    on a Pico) or a piece of the screen's work done ahead (App.ahead). True while more is
-    left."""
-    return app.ahead()
+    on a Pico) or a piece of the screen's work done ahead (App.ahead; while BACK is held,
+    `work`: App.held). True while more is left. A bug in that work is logged as a press's is (data/errors.log) and stops it until
+    the next key, whose press does the same work and says what went wrong: the loop goes
+    on, and the log does not grow a line a frame."""
+    if app.stalled:
+        return False
+    try:
+        return (work or app.ahead)()
+    except Exception as e:
+        app.stalled = True
+        app.log_error(e)
+        return False
 
 
 def watchdog(board):
@@ -148,7 +157,7 @@ def main():
         if buttons.busy():
             down = now if down is None else down
             if clock.ticks_diff(now, down) < HELD_WORK_MS and buttons.logic.held(BACK):
-                app.held()
+                idle(app, app.held)  # (its work: the game's undo, guarded as idle work is)
             clock.sleep_ms(FRAME_MS)
             continue
         down = None

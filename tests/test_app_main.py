@@ -106,7 +106,9 @@ def test_the_loop_collects_right_after_a_press_only(monkeypatch):
     work = [True, True, True, False]
     busy = [False, False, False, True, True, False]
 
-    def idle(app):
+    def idle(app, held=None):
+        if held is not None:
+            return held()
         log.append("idle")
         return work.pop(0)
 
@@ -162,3 +164,33 @@ def test_app_held_folds_what_the_next_undo_takes(tmp_path):
     while app.held():
         pass
     assert s._next is not None and s._next[0] == len(s._done)
+
+
+def test_a_bug_in_the_work_ahead_is_logged_once_and_the_loop_goes_on(tmp_path):
+    """The work ahead lets only refused input and a full heap go (Save.ahead); a bug there
+    reaches main.idle, which logs it with its traceback as a press's crash is, leaves the
+    screen as it is and asks for no more work ahead until a key: errors.log gets one entry,
+    not one a frame, and the key's press does the work itself."""
+    from host_tools import sim
+    from hal.keys import DOWN
+    main = load_main()
+    data = tmp_path / "data"
+    app = sim.build("pico", str(data))[0]
+    screen = app.screen
+    calls = []
+
+    def broken():
+        calls.append(1)
+        raise TypeError("bad piece")
+    screen.ahead = broken
+    del app.wanted[:]
+    assert main.idle(app) is False and calls == [1]
+    assert main.idle(app) is False and calls == [1]  # stalled: not tried again, not logged again
+    log = (data / "errors.log").read_text().splitlines()
+    assert log[0] == "TypeError: bad piece"
+    assert any("in broken" in line for line in log[1:]) and all(l.startswith("  ") for l in log[1:])
+    assert app.screen is screen and not any(t.startswith("error") for t in app.text())
+    app.step(app.now + 100, DOWN)  # a key: the work ahead is tried again
+    assert main.idle(app) is False and calls == [1, 1]
+    log = (data / "errors.log").read_text().splitlines()
+    assert [l for l in log if not l.startswith(" ")] == ["TypeError: bad piece"] * 2

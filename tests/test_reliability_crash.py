@@ -96,6 +96,8 @@ def test_main_loop_feeds_the_watchdog_each_frame(monkeypatch):
     armed = []
 
     class App:
+        stalled = False
+
         def __init__(self, *a):
             pass
 

@@ -190,6 +190,7 @@ class App:
         self.fetched = []  # those prefetch() imported that no game holds yet
         self.trim = False  # a game was filed: the history is trimmed to its size (ahead())
         self.kept = None  # a finished game's entry screens: () asked for, [loaded()] held (ahead())
+        self.stalled = False  # the work ahead raised: none until the next key (main.idle)
         storage.remount()  # (a Pico: littlefs's walks and listings a third cheaper, Storage.refresh)
         try:
             storage.ensure_dir(paths.DATA_DIR)
@@ -509,6 +510,12 @@ class App:
     def crash(self, e):
         """An exception in a screen: log it and its traceback, say so, back to the
         scoreboard, the game intact."""
+        self.log_error(e)
+        self.home()
+        self.say("error: %s" % (e,))
+
+    def log_error(self, e):
+        """An exception's summary line and its traceback, indented, in data/errors.log."""
         self.log("%s: %s" % (type(e).__name__, e))
         try:  # its traceback (sys.print_exception on MicroPython, traceback on CPython)
             import io
@@ -524,8 +531,6 @@ class App:
             lines = []
         for line in lines:
             self.log("  " + line)
-        self.home()
-        self.say("error: %s" % (e,))
 
     # ---- the loop ----
     def step(self, now, key):
@@ -535,6 +540,7 @@ class App:
             key = None  # it only woke a dark screen: nothing is entered unseen
             self.dirty = True
         if key is not None:
+            self.stalled = False
             if self.toast_sticky:
                 self.toast = []  # a message kept until a key: this key read it
                 self.toast_sticky = False
