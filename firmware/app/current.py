@@ -111,7 +111,7 @@ class ReadBack(Session):
         self._back = None  # ahead()'s read-back of the redo stack's lines let go (_read_back)
 
     def _apply(self, ev, n, after=None):
-        self._next = self._work = self._back = None
+        self._next = self._work = None
         if ev["e"] != "end_round":
             return Session._apply(self, ev, n, after)
         if after is None:
@@ -135,8 +135,10 @@ class ReadBack(Session):
         a join are held, a redo that comes before finishes that work or does it (two passes
         over the record)."""
         u = self._undone
+        b = self._back
+        self._back = None if b is _DONE else b  # (one under way goes on: a redo changes none of what it reads)
         if len(u) and len(u) == u.lo:
-            b, self._back = self._back, None
+            self._back = None
             if b is not None and b is not _DONE:
                 for _ in b:  # (what is left of it; the record holds this redo now, or not yet)
                     pass
@@ -147,17 +149,19 @@ class ReadBack(Session):
 
     def _read_back(self):
         """The join of undone lines just before those the redo stack holds, read back from
-        the record a line a step (a generator) and put back in front of them. Stops, to be
-        planned again, when the stack changes under it."""
+        the record a line a step (a generator) and put back in front of them. Redos and undos
+        meanwhile change only lines after those (the record read to its end holds them);
+        it stops, to be planned again, when the stack is let go or forgets more."""
         u = self._undone
-        n = len(u)
+        lo = u.lo
         nums = []  # type: list
         undone = []  # type: list
         for _ in self._effective(nums, undone):
             yield
-            if self._undone is not u or len(u) != n:
+            if self._undone is not u or u.lo != lo:
                 self._back = None
                 return
+        n = len(u)
         if len(undone) == n - 1:  # the record holds the redo under way: it redoes its newest event
             undone.append(abs(nums[-1]))
         if len(undone) != n:
@@ -175,7 +179,7 @@ class ReadBack(Session):
                 if j < 0:
                     break
             yield
-            if self._undone is not u or len(u) != n:
+            if self._undone is not u or u.lo != lo:
                 self._back = None
                 return
         for text in texts:
