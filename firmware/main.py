@@ -85,9 +85,9 @@ def idle(app, work=None):
     """The loop's work while nobody presses, one piece a frame (a press that comes meanwhile
     waits for it): one module the next presses will need imported (App.prefetch: 10-30 ms
     on a Pico) or a piece of the screen's work done ahead (App.ahead; while BACK is held,
-    `work`: App.held). True while more is left. A bug in that work is logged as a press's is (data/errors.log) and stops it until
-    the next key, whose press does the same work and says what went wrong: the loop goes
-    on, and the log does not grow a line a frame."""
+    `work`: App.held). True while more is left. A bug in that work is logged as a press's
+    is (data/errors.log) and stops it until the next key, whose press does the same work
+    and says what went wrong: the loop goes on, and the log does not grow a line a frame."""
     if app.stalled:
         return False
     try:

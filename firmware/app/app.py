@@ -430,9 +430,9 @@ class App:
         return len(wanted) > 0
 
     def held(self):
-        """The main loop's work in a frame while a button is down: a piece of the game's
-        undo work ahead (ReadBack.ahead, 2.5 ms of the board's time a piece); True while
-        more is left."""
+        """A piece of the game's undo work ahead (ReadBack.ahead, 2.5 ms of the board's time
+        a piece): the main loop's work in a frame while BACK is held, and one of ahead()'s;
+        True while more is left."""
         s = self.session
         return s is not None and s.ahead()
 
@@ -452,8 +452,7 @@ class App:
         if self.wanted:
             self.prefetch()
             return True  # (the screen's work, if any, in the next frame)
-        s = self.session
-        return (self.screen.ahead() or (s is not None and s.ahead())
+        return (self.screen.ahead() or self.held()
                 or self.storage.scan_history(paths.HISTORY_DIR) or self.keep_entries()
                 or self.storage.refresh(paths.WARM))
 
