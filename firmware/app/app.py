@@ -99,6 +99,22 @@ SETTINGS = ("app.system",)
 BOOT_ONLY = ("app.settings", "hal.display", "boards")
 
 
+def fetch(app, name):
+    """Import `name` ahead of the press that needs it; False (logged) where the file on flash
+    or the heap refuses it."""
+    try:
+        __import__(name)
+    # what importing from flash raises for a file missing or damaged there (ImportError;
+    # OSError: a read the flash refuses; SyntaxError: a damaged .py; ValueError: an .mpy not
+    # of this MicroPython, "incompatible .mpy file") or a heap with no room for it: the press
+    # that needs the module imports it again and says what went wrong. Anything else is a
+    # bug: raised (main.idle logs it).
+    except (ImportError, OSError, SyntaxError, ValueError, MemoryError) as e:
+        app.log("ahead %s: %s: %s" % (name, type(e).__name__, e))
+        return False
+    return True
+
+
 def _module(name):
     """app.<name>, imported when first needed (each module costs heap): the menus' screens,
     dropped while a game is played (MENUS), and the settings file, read at boot."""
@@ -126,7 +142,7 @@ class MainMenu(Menu):
         a frame (10-30 ms of a Pico each, which its press would wait for); those it imported
         for an item the cursor left go first (collected between presses), so the menu holds
         one item's (4-5 KB); a game started or resumed drops them all (MENUS). One that
-        fails (MemoryError) is left to the press."""
+        fails (fetch) is left to the press."""
         needs = self.needs[self.cursor]
         left = [m for m in self.fetched if m not in needs]
         if left:
@@ -136,10 +152,7 @@ class MainMenu(Menu):
             return True
         for name in needs:
             if name not in sys.modules:
-                try:
-                    __import__(name)
-                except Exception as e:
-                    self.app.log("ahead %s: %s: %s" % (name, type(e).__name__, e))
+                if not fetch(self.app, name):
                     self.needs[self.cursor] = ()
                     return False
                 self.fetched.append(name)
@@ -419,10 +432,7 @@ class App:
                 pkg = name.rpartition(".")[0]
                 if pkg and pkg not in sys.modules:  # the package comes with it, and goes with it
                     self.fetched.append(pkg)
-                try:
-                    __import__(name)
-                except Exception as e:  # (MemoryError) the press that needs it imports it again
-                    self.log("prefetch %s: %s: %s" % (name, type(e).__name__, e))
+                if not fetch(self, name):
                     del wanted[:]
                     return False
                 self.fetched.append(name)

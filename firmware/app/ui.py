@@ -87,7 +87,7 @@ class Canvas:
         """Draw `screen`'s first frame, as begin() from clear would, with a canvas of its own,
         and keep it (the frame on screen put back); the begin() that shows `screen` next
         takes that frame. Nothing drawn on a display without a buffer to copy into, or when
-        the drawing fails (its press draws it, and says what went wrong)."""
+        the heap has no room for it (its press draws it); a bug in draw() is raised."""
         spare = self.spare
         if spare is not None and spare[0] is screen:
             return  # (drawn already)
@@ -95,16 +95,19 @@ class Canvas:
         buf = getattr(self.d, "buffer", None)
         if buf is None:
             return
-        shown = bytearray(buf)
-        cv = Canvas(self.d)
+        shown = None
         try:
+            shown = bytearray(buf)
+            cv = Canvas(self.d)
             cv.begin(screen)
             screen.draw(cv)
             cv.finish()
             self.spare = (screen, self.screen, bytearray(buf), cv.held, cv.held_inv, cv.held_w, cv.frame, cv.drawn)
-        except Exception:
+        except MemoryError:  # a full heap: the press draws its own frame
             pass
-        buf[:] = shown
+        finally:  # the buffer holds the frame on screen again, whatever happened
+            if shown is not None:
+                buf[:] = shown
 
     def finish(self):
         """Clear the rows the previous frame drew and this one did not."""
