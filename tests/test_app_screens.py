@@ -161,10 +161,10 @@ def test_a_resumed_game_imports_its_entry_screens_ahead(tmp_path, monkeypatch):
     assert d2.screen.title == "Round 1" and set(sys.modules) == loaded
 
 
-def test_a_game_resumed_finished_imports_its_entry_screens_before_its_first_frame(tmp_path, monkeypatch):
-    """A power-on over a finished game imports its entry screens before the final standings'
-    first frame: their idle frames import nothing (an OK or an undo that met an import would
-    wait for it), and neither the undo from there nor the scoreboard's OK imports anything."""
+def test_a_game_resumed_finished_imports_its_entry_screens_only_after_an_undo(tmp_path, monkeypatch):
+    """A power-on over a finished game imports no entry screens: its final standings enter
+    nothing, and neither their idle frames nor the undo from there import them. The
+    scoreboard the undo shows imports them in its idle frames, so its OK imports nothing."""
     import shutil
     import sys
     import app as package
@@ -175,15 +175,18 @@ def test_a_game_resumed_finished_imports_its_entry_screens_before_its_first_fram
     shutil.copy(os.path.join(os.path.dirname(GOLDEN), "5211_4p.jsonl"), str(tmp_path / "data" / "current.jsonl"))
     d = Driver(tmp_path)
     assert type(d.screen).__name__ == "Final"
-    assert "app.form" in sys.modules and "app.entries" in sys.modules and "app.entry_5211" in sys.modules
-    loaded = set(sys.modules)
+    entries = {"app.form", "app.entries", "app.entry_5211"}
+    assert not entries & set(sys.modules)
     while d.app.ahead():
         pass
-    assert set(sys.modules) == loaded
+    loaded = set(sys.modules)
     d.press(BACK | LONG)
     assert type(d.screen).__name__ == "Scoreboard" and d.app.text()[-2:] == ["undone:", "end_round"]
+    assert set(sys.modules) == loaded  # (the undo's press)
     while d.app.ahead():
         pass
+    assert set(sys.modules) - loaded == entries
+    loaded = set(sys.modules)
     d.press(OK)
     assert d.screen.title.startswith("Round ") and set(sys.modules) == loaded
 

@@ -48,27 +48,13 @@ def unload(names, collect=True):
     game's screens can use (after a collection: now, or with collect=False the next one,
     which the main loop runs between presses once the heap runs low). Only there: on a
     desktop a class a test imported must stay the one in use."""
-    drop(loaded(names), collect)
-
-
-def loaded(names):
-    """[(name, its package, its name there)] of the loaded modules among names: what drop()
-    needs, found ahead where a press must not wait for it (a new str costs a Pico ~0.1 ms)."""
-    out = []
-    for name in names:
-        if name in sys.modules:
-            pkg, _, attr = name.rpartition(".")
-            out.append((name, sys.modules.get(pkg), attr))
-    return out
-
-
-def drop(modules, collect=True):
-    """unload() the modules loaded() found."""
     if ON_BOARD:
-        for name, pkg, attr in modules:
-            sys.modules.pop(name, None)
-            if hasattr(pkg, attr):  # the package's name for it goes too
-                delattr(pkg, attr)
+        for name in names:
+            if sys.modules.pop(name, None) is not None:
+                pkg, _, attr = name.rpartition(".")
+                pkg = sys.modules.get(pkg)
+                if hasattr(pkg, attr):  # the package's name for it goes too
+                    delattr(pkg, attr)
         if collect:
             gc.collect()
 
@@ -82,8 +68,8 @@ def other_games(game):
 
 def entry_screens(game):
     """What a game's entry menu imports (its scoreboard's OK), leaves first: the forms, the
-    menu, the game's entry screens. Held while the game is played and by its final standings
-    (an undo from there imports nothing: App.ahead), dropped when the game is filed."""
+    menu, the game's entry screens. Held while the game is played; its final standings let
+    them go (App.drop_entries) and an undo from there imports them ahead again (App.undo)."""
     return ("app.form", "app.entries", "app.entry_" + game)
 
 
@@ -202,7 +188,6 @@ class App:
         self.wanted = []  # modules the next presses will import, in order (expect)
         self.fetched = []  # those prefetch() imported that no game holds yet
         self.trim = False  # a game was filed: the history is trimmed to its size (ahead())
-        self.kept = None  # a finished game's entry screens: () asked for, [loaded()] held (ahead())
         self.stalled = False  # the work ahead raised: none until the next key (main.idle)
         storage.remount()  # (a Pico: littlefs's walks and listings a third cheaper, Storage.refresh)
         try:
@@ -237,16 +222,9 @@ class App:
         drop = ["app.resume"]
         if s is not None:
             drop += other_games(s.game) + list(MENUS)
-            self.expect(entry_screens(s.game))  # what its scoreboard's first OK imports
+            if not s.finished:  # (final standings enter nothing: App.undo asks for them)
+                self.expect(entry_screens(s.game))  # what its scoreboard's first OK imports
         unload(drop)  # one collection
-        if s is not None and s.finished:
-            # its final standings hold them (keep_entries), imported here before their first
-            # frame: imported in an idle frame, one (25-37 ms on a Pico) would be waited for by
-            # the OK or the undo that met it
-            while self.prefetch():
-                pass
-            self.kept = loaded(self.fetched)
-            del self.fetched[:]
         self.home()
         if message:
             self.say(message, None)
@@ -286,9 +264,6 @@ class App:
             self.refuse("not filed: " + why(e))
             return False
         self.session = None
-        if self.kept:  # its final standings held its entry screens (collected between presses)
-            drop(self.kept, False)
-        self.kept = None
         return True
 
     def enter(self, ev, after=None, line=None):
@@ -319,7 +294,7 @@ class App:
         what = None if made else "undone: " + describe(s, s.last_event())
         was = s.finished
         if self.enter(_UNDO, line=_UNDO_LINE):
-            if was and not self.kept:  # final standings whose entry screens were not kept (yet)
+            if was:  # from the final standings, which let the entry screens go (drop_entries)
                 self.expect(entry_screens(s.game))
             self.say(what, rows=made[2] if made else None)
             self.home(made[1] if made and s.rules is made[0] else None)
@@ -452,7 +427,7 @@ class App:
         game's next undo (ReadBack.ahead), else a piece of the history's listing where it is
         to be made again (made at boot; a listing that failed: Storage.scan_history), a piece
         a frame; the history trimmed first once a game was filed (Records.trim); then a
-        finished game's entry screens (keep_entries); last of all, littlefs's walk of the
+        finished game's entry screens let go (drop_entries); last of all, littlefs's walk of the
         flash, due every ~170 blocks allocated, taken here (Storage.refresh), not by the
         press whose line would allocate the block. True while more is left."""
         if self.trim:
@@ -463,23 +438,18 @@ class App:
             self.prefetch()
             return True  # (the screen's work, if any, in the next frame)
         return (self.screen.ahead() or self.held()
-                or self.storage.scan_history(paths.HISTORY_DIR) or self.keep_entries()
+                or self.storage.scan_history(paths.HISTORY_DIR) or self.drop_entries()
                 or self.storage.refresh(paths.WARM))
 
-    def keep_entries(self):
-        """A game finished in play keeps its entry screens (a game resumed finished has them
-        from App.resume): so an undo from its final standings imports nothing, in the press or
-        in the idle frames before the next undo (10-40 ms a module on a Pico, which that undo
-        would wait for). What filing it drops is found here (archive). True while more is left."""
+    def drop_entries(self):
+        """Final standings enter nothing: their idle frame lets the game's entry screens go
+        (7-11 KB of a Pico's heap; collected between presses). An undo from there imports
+        them ahead again (App.undo) while BACK is released: the undo itself needs none, and
+        the hold that fires it runs no import (main.HELD_WORK_MS). True when it let them go."""
         s = self.session
-        if s is None or not s.finished or type(self.kept) is list:
-            return False
-        names = entry_screens(s.game)
-        if self.kept is None:  # (once: an import that fails is left to the press)
-            self.kept = ()
-            self.expect(names)
-        else:
-            self.kept = loaded(names)
+        if not ON_BOARD or s is None or not s.finished or "app.entries" not in sys.modules:
+            return False  # (a desktop keeps its modules: unload)
+        unload(entry_screens(s.game), collect=False)
         return True
 
     def drop_fetched(self):
