@@ -1,7 +1,8 @@
 """Key press to finished display transfer on the emulated Pico, for the eight scripted games.
 
     .venv/bin/python bench/pico.py [--games NAME,NAME] [--profile] [--resume RECORD.jsonl] [--history N]
-                                   [--presses KEY,KEY [--after MS]] [--lines N] [--firmware DIR]
+                                   [--presses KEY,KEY [--after MS]] [--lines N] [--filings N]
+                                   [--firmware DIR]
 
 Starts the emulated Pico (tests/picosim.py: ../shared/picosim, or the folder named by
 AZUL_PICOSIM; without it, or without node, says why and exits 0), flashes it with
@@ -74,6 +75,10 @@ undo work then, main.HELD_WORK_MS); a hand's undos: --gap 250 --hold 600 (BACK f
 --lines N: what a record line costs on littlefs, call by call (bench/pico_device.py lines()):
 [min, median, max] ms of each call over N lines, and of Storage.append_line; "slowest" the
 [line, ms] of the four slowest of each.
+--filings N: what filing a finished game costs on littlefs (bench/pico_device.py filings()):
+N games (tests/golden/azul_grey_4p.jsonl) filed one after another into --history's games,
+the ms of each filing's press part (archive), and of its idle frames' (file: into the
+history; trim: the history kept at its size), each in a list.
 --firmware DIR: flash the firmware of the checkout in DIR (another revision, e.g. extracted
 with `git archive REV | tar -x -C DIR`), measured by this bench.
 The emulator started here is always stopped, by its PID.
@@ -195,6 +200,9 @@ def line_presses(name, keys, where):
             started = i
         i += 1
     return out, started
+
+
+FILING = "bench_filing.jsonl"  # --filings: the record filed again and again (at the root)
 
 
 def filed(n):
@@ -394,6 +402,7 @@ def main(argv):
     parser.add_argument("--hold", metavar="MS", type=int, default=0,
                         help="with --presses: each key after MS more held (BACK: App.held runs)")
     parser.add_argument("--lines", metavar="N", type=int, help="a record line's calls over N lines only")
+    parser.add_argument("--filings", metavar="N", type=int, help="N games filed one after another only")
     parser.add_argument("--firmware", metavar="DIR", default=ROOT, help="flash this checkout's firmware")
     args = parser.parse_args(argv)
     if not picosim.bench_can_run():
@@ -406,6 +415,16 @@ def main(argv):
             if args.lines:
                 bench.flash(filed(args.history))
                 print(json.dumps(bench.lines(args.lines)), flush=True)
+                return 0
+            if args.filings:
+                files = filed(args.history)
+                with open(os.path.join(ROOT, "tests", "golden", "azul_grey_4p.jsonl"), "rb") as f:
+                    files[FILING] = f.read()
+                bench.flash(files)
+                r = (bench.emu or bench.start()).result("import picobench\npicobench.filings(%d, %r)" % (
+                    args.filings, FILING))
+                r["ms"] = {k: [round(x / 1000, 1) for x in v] for k, v in r.pop("us").items()}
+                print(json.dumps(dict(r, history=args.history)), flush=True)
                 return 0
             if record or args.presses:
                 files = filed(args.history)

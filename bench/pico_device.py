@@ -14,6 +14,7 @@ presses(keys): the App built over what is on flash, then the given keys, each pr
 profile(keys): the game again with the hot functions wrapped in timers (inclusive times),
 and for each press over 40 ms the times of the functions it ran.
 lines(n): what a record line costs on littlefs, call by call (see there).
+filings(n): what filing a finished game costs on littlefs, the press's part and the idle's.
 Keys file: one byte a key (hal.keys codes), WAIT for "no key, let two seconds pass".
 """
 import binascii
@@ -452,6 +453,44 @@ def lines(n, size=58):
         out[c] = [xs[0], xs[n // 2], xs[-1]]
         slowest[c] = sorted([[i + 1, us[c][i]] for i in range(n)], key=lambda r: -r[1])[:4]
     print("RESULT " + json.dumps({"lines": n, "bytes": size, "us": out, "slowest": slowest}))
+
+
+def filings(n, record):
+    """n finished games filed one after another into the history already on flash, as the
+    App files them (app.records.Records): the press's part (archive: since the filing is two
+    renames, to data/filed.jsonl) timed apart from an idle frame's (file: the move into the
+    history; trim: the oldest dropped, the history kept at its size) . The record (its bytes
+    on flash under `record`) is copied to data/current.jsonl before each, untimed. A firmware
+    whose archive() moves the game into the history itself shows no file() time. Prints
+    "RESULT {json}": "us" {part: [us of each filing]}."""
+    from hal.storage import Storage
+    from app.records import Records
+    import paths
+    _clean()
+    st = Storage()
+    st.remount()  # as App.__init__ does: its littlefs mount
+    st.warm(paths.WARM)
+    st.scan_history(paths.HISTORY_DIR, 1 << 30)
+    keep = st.history_span(paths.HISTORY_DIR)[0] or 50
+    rec = Records(st, print)
+    with open(record, "rb") as f:
+        data = f.read()
+    us = {"archive": array("i", bytes(4 * n)), "file": array("i", bytes(4 * n)), "trim": array("i", bytes(4 * n))}
+    for i in range(n):
+        with open(paths.CURRENT, "wb") as f:
+            f.write(data)
+        gc.collect()
+        t0 = time.ticks_us()
+        rec.archive(True)
+        t1 = time.ticks_us()
+        if hasattr(rec, "file"):
+            rec.file()
+        t2 = time.ticks_us()
+        rec.trim(keep)
+        t3 = time.ticks_us()
+        us["archive"][i], us["file"][i], us["trim"][i] = (time.ticks_diff(t1, t0), time.ticks_diff(t2, t1),
+                                                          time.ticks_diff(t3, t2))
+    print("RESULT " + json.dumps({"filings": n, "kept": keep, "us": {k: list(v) for k, v in us.items()}}))
 
 
 # ---- profile --------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 DATA_DIR = "data"
 CURRENT = "data/current.jsonl"
 HISTORY_DIR = "data/history"
+FILED = "data/filed.jsonl"  # a game filed, on its way into the history (app.records: archive, file)
 SETTINGS = "data/settings.json"
 ERRORS = "data/errors.log"
 WARM = "data/.warm"  # written and removed at boot (Storage.warm)

@@ -533,6 +533,8 @@ def flash_drive(drive, board, say=print):
 # --- pull ---------------------------------------------------------------------------------------
 def pull(port, to, say=print):
     """Copy the current record and the history folder into `to`; returns the local files.
+    A game filed that the board has not yet moved into its history (data/filed.jsonl: it
+    was interrupted right after the filing) is copied as `to`/filed.jsonl.
 
     A local file is never replaced: the board's copy goes beside one with other content as
     name-1.jsonl (name-2, ...), which is said; one with the same content is left as it is.
@@ -540,13 +542,15 @@ def pull(port, to, say=print):
     paths = load_paths()
     out = board_exec(port, "import os\n"
                            "def _ok(p):\n    try:\n        os.stat(p)\n        return 1\n    except OSError:\n        return 0\n"
-                           "print('C', _ok(%r))\n"
+                           "print('C', _ok(%r), _ok(%r))\n"
                            "try:\n    print('H', *sorted(n for n in os.listdir(%r) if n.endswith('.jsonl')))\n"
-                           "except OSError:\n    print('H')\n" % (paths.CURRENT, paths.HISTORY_DIR))
+                           "except OSError:\n    print('H')\n" % (paths.CURRENT, paths.FILED, paths.HISTORY_DIR))
     lines = {l.split(" ", 1)[0]: l.split()[1:] for l in out.splitlines() if l[:2] in ("C ", "H ", "H")}
     remote = []
-    if lines.get("C") == ["1"]:
-        remote.append(paths.CURRENT)
+    found = lines.get("C", [])
+    for path, there in zip((paths.CURRENT, paths.FILED), found):
+        if there == "1":
+            remote.append(path)
     remote += [paths.HISTORY_DIR + "/" + n for n in lines.get("H", [])]
     if not remote:
         say("no game records on the board")

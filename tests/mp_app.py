@@ -130,7 +130,8 @@ def play(app, clock, keyfile, key_ms, wait_ms, heap):
                 after = gc.mem_alloc()
                 if after > heap["peak"]:
                     heap["peak"] = after
-    if getattr(app, "trim", False):  # main.py's idle frame after a game's filing: its history trimmed
+    # main.py's idle frames after a game's filing: it is moved into the history, which is trimmed
+    while getattr(app, "filing", False) or getattr(app, "trim", False):
         app.ahead()
     clock.now += wait_ms
     app.step(clock.now, None)

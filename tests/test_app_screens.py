@@ -254,9 +254,10 @@ def test_finished_game_goes_to_history(tmp_path):
         open(os.path.join(d.data, "history", "000001.jsonl")).read())[0].winners()
 
 
-def test_filing_a_game_trims_the_history_in_the_idle_frame_after_its_press(tmp_path):
-    """The final standings' OK moves the record into the history and shows the main menu;
-    the oldest games beyond the kept number go in the next idle frame, not in that press."""
+def test_filing_a_game_moves_it_into_the_history_and_trims_it_in_the_idle_frames_after_its_press(tmp_path):
+    """The final standings' OK files the record beside the current one (data/filed.jsonl)
+    and shows the main menu; the next idle frame moves it into the history, and the one
+    after drops the oldest games beyond the kept number: neither in that press."""
     header, events = azul_engine.random_game(2, 5, "colored")[:2]
     d = Driver(tmp_path)
     d.new_game("Azul", "coloured", 2)
@@ -267,10 +268,16 @@ def test_filing_a_game_trims_the_history_in_the_idle_frame_after_its_press(tmp_p
         with open(os.path.join(history, "%06d.jsonl" % n), "w") as f:
             f.write("{}\n")
     d.app.settings["history_keep"] = 2
+    record = d.record()
     d.press(OK)
     assert type(d.screen).__name__ == "MainMenu"
-    assert sorted(os.listdir(history)) == ["%06d.jsonl" % n for n in (1, 2, 3, 4)]
+    assert sorted(os.listdir(history)) == ["%06d.jsonl" % n for n in (1, 2, 3)]
     assert not os.path.exists(os.path.join(d.data, "current.jsonl"))
+    with open(os.path.join(d.data, "filed.jsonl")) as f:
+        assert f.read() == record
+    assert d.app.ahead() and d.app.trim
+    assert sorted(os.listdir(history)) == ["%06d.jsonl" % n for n in (1, 2, 3, 4)]
+    assert not os.path.exists(os.path.join(d.data, "filed.jsonl"))
     assert d.app.ahead() and not d.app.trim
     assert sorted(os.listdir(history)) == ["000003.jsonl", "000004.jsonl"]
     with open(os.path.join(history, "000004.jsonl")) as f:
@@ -281,7 +288,8 @@ def test_the_history_listed_at_boot_names_the_filed_game_with_no_listing_after_i
     """With games filed before power-on (a gap among their numbers), the boot lists the
     history before its first frame: no idle frame lists it (a piece of a listing is a wait
     for the press that meets it), and the final standings' OK files the game under the
-    number after the newest and the trim after it drops the oldest, neither listing it."""
+    number after the newest (moved there in the idle frame after it) and the trim after that
+    drops the oldest, neither listing it."""
     history = tmp_path / "data" / "history"
     history.mkdir(parents=True)
     for n in list(range(3, 12)) + [14]:
@@ -302,7 +310,8 @@ def test_the_history_listed_at_boot_names_the_filed_game_with_no_listing_after_i
         pass
     d.press(OK)
     assert type(d.screen).__name__ == "MainMenu"
-    assert d.app.ahead() and not d.app.trim
+    assert d.app.ahead() and d.app.trim  # moved into the history
+    assert d.app.ahead() and not d.app.trim  # the history trimmed
     assert not [p for p in listings if p.endswith("history")]
     assert sorted(os.listdir(history)) == ["%06d.jsonl" % n for n in [5, 6, 7, 8, 9, 10, 11, 14, 15]]
     assert replay((history / "000015.jsonl").read_text())[0].finished
@@ -310,8 +319,8 @@ def test_the_history_listed_at_boot_names_the_filed_game_with_no_listing_after_i
 
 def test_a_finished_game_resumed_at_power_on_lists_the_history_before_its_first_frame(tmp_path, monkeypatch):
     """Power-on over a finished game lists the history before the first frame, so neither
-    its idle frames nor the OK that files the game (under the number after the newest)
-    list it."""
+    its idle frames nor the OK that files the game nor the idle frame that moves it into the
+    history (under the number after the newest) list it."""
     header, events = azul_engine.random_game(2, 5, "colored")[:2]
     played = Driver(tmp_path / "played")
     played.new_game("Azul", "coloured", 2)
@@ -331,6 +340,7 @@ def test_a_finished_game_resumed_at_power_on_lists_the_history_before_its_first_
     while d.app.ahead():
         pass
     d.press(OK)
+    assert d.app.ahead()
     assert type(d.screen).__name__ == "MainMenu" and not [p for p in listed if p.endswith("history")]
     assert replay((history / "000010.jsonl").read_text())[0].finished
 

@@ -155,6 +155,19 @@ def test_pull_round_trips_records(board, tmp_path):
     assert (out / "history" / "g1.jsonl").read_bytes() == record
 
 
+def test_pull_takes_a_game_filed_that_the_board_had_not_yet_moved_into_its_history(board, tmp_path):
+    """A board stopped between a filing's two renames (data/filed.jsonl, moved into the
+    history by its next idle frame or boot): pull copies that game too, as filed.jsonl."""
+    record = RECORD
+    board_records(tmp_path, record[:200], {"g1.jsonl": record})
+    (tmp_path / "flash" / flash.load_paths().FILED).write_bytes(record[:300])
+    out = tmp_path / "pulled"
+    got = flash.pull(board.url, str(out), say=lambda s: None)
+    assert sorted(os.path.relpath(p, str(out)) for p in got) == [
+        "current.jsonl", "filed.jsonl", os.path.join("history", "g1.jsonl")]
+    assert (out / "filed.jsonl").read_bytes() == record[:300]
+
+
 def test_pull_never_replaces_a_different_local_file(board, tmp_path):
     record = RECORD
     board_records(tmp_path, record[:300], {"g1.jsonl": record})

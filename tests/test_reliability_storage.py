@@ -146,9 +146,10 @@ def test_when_the_cut_fails_too_nothing_is_glued_onto_the_torn_line(board):
 
 def test_a_game_left_with_its_torn_line_is_filed_whole_and_a_new_game_starts(board):
     """The cut of a torn line failed (no truncate(), a full flash), then there is room again
-    and a new game is started instead of entering more: the old record goes to the history
-    as it is (its reader drops the torn line), and the new game's header is the whole of the
-    new record: the cut still owed went with the old file."""
+    and a new game is started instead of entering more: the old record is filed, and moved
+    into the history in the idle frame after, as it is (its reader drops the torn line), and
+    the new game's header is the whole of the new record: the cut still owed went with the
+    old file."""
     d = FlashDriver(board, Flash(truncate=False))
     red_wall(d)
     d.flash.full = True
@@ -162,7 +163,9 @@ def test_a_game_left_with_its_torn_line_is_filed_whole_and_a_new_game_starts(boa
         d.press(BACK)
     d.new_game("5211", "standard", 2)
     assert type(d.screen).__name__ == "Scoreboard" and d.app.session.game == "5211", d.app.text()
-    assert d.file(os.path.join("history", "000001.jsonl")) == torn
+    assert d.file("filed.jsonl") == torn
+    assert d.app.ahead() and d.file(os.path.join("history", "000001.jsonl")) == torn
+    assert d.file("filed.jsonl") is None
     header = d.file("current.jsonl")
     assert header.count(b"\n") == 1 and json.loads(header)["game"] == "5211"
     assert replay(torn.decode("utf-8").rsplit("\n", 1)[0] + "\n")[0].scores == [0, 0]
@@ -355,7 +358,8 @@ def test_history_keep_one_never_deletes_the_game_just_finished(board):
                       "current.jsonl": finished_record(7)})
     d = FlashDriver(board)
     assert type(d.screen).__name__ == "Final"
-    d.press(OK)  # files the game; the idle frame after it trims the history
+    d.press(OK)  # files the game; the idle frames after it move it into the history, then trim it
+    assert d.app.ahead()
     assert sorted(os.listdir("data/history")) == ["000001.jsonl", "000002.jsonl", "000003.jsonl", "zzz.jsonl"]
     assert d.app.ahead()
     assert sorted(os.listdir("data/history")) == ["000003.jsonl", "zzz.jsonl"]
@@ -373,7 +377,9 @@ def test_archiving_past_a_folder_an_unreadable_file_and_a_bad_keep(board):
     d = FlashDriver(board)
     d.press(OK)  # leave the final standings: the game is filed after the folder's number
     assert type(d.screen).__name__ == "MainMenu" and d.app.session is None
-    assert d.file("current.jsonl") is None and d.file("history/000005.jsonl") == finished_record(7).encode()
+    assert d.file("current.jsonl") is None and d.file("filed.jsonl") == finished_record(7).encode()
+    assert d.app.ahead()  # the idle frame that moves it into the history
+    assert d.file("filed.jsonl") is None and d.file("history/000005.jsonl") == finished_record(7).encode()
     d.press(BACK | LONG)  # undo: there is no game, and no record appears without its header
     assert "nothing to undo" in d.said() and d.file("current.jsonl") is None
     d.choose("History")
@@ -387,27 +393,68 @@ def test_archiving_past_a_folder_an_unreadable_file_and_a_bad_keep(board):
     assert type(d2.screen).__name__ == "MainMenu" and d2.errors() == [bad_keep] * 2
 
 
-def test_a_failed_move_to_the_history_keeps_the_game_current(board):
-    """A real failed rename: data/history is a file, not a folder."""
+def test_a_failed_move_to_the_history_keeps_the_game_filed_and_the_next_one_current(board):
+    """A real failed rename: data/history is a file, not a folder. The final standings' OK
+    files the game (data/filed.jsonl, in the data folder); the idle frame's move into the
+    history fails: said on the screen, logged, and the record stays whole where it is. The
+    next game cannot be filed over it: it stays current, and so does it at the next boot."""
     record = finished_record(7)
     put_files(board, {"history": "a file where the folder should be", "current.jsonl": record})
     d = FlashDriver(board)
     d.press(OK)
-    assert type(d.screen).__name__ == "Final" and d.app.session.finished
-    assert d.app.text()[-2:] == ["not filed:", "storage error %d" % errno.ENOTDIR]
-    assert d.file("current.jsonl") == record.encode()
-    d.press(BACK | LONG)  # undo still works on the current record
+    assert type(d.screen).__name__ == "MainMenu" and d.app.session is None
+    assert d.file("current.jsonl") is None and d.file("filed.jsonl") == record.encode()
+    assert d.app.ahead()  # the move into the history: refused by the flash
+    d.press(None)
+    assert d.app.text()[-2:] == ["not in history:", "storage error %d" % errno.ENOTDIR]
+    assert d.errors()[0].startswith("game not moved into the history")
+    assert d.file("filed.jsonl") == record.encode()
+    d.choose("New game")  # a new game starts (it files nothing: no game is current)
+    for label in ("Azul", "coloured", "2 players", "Red", "Blue", "Red"):
+        d.choose(label)
     assert type(d.screen).__name__ == "Scoreboard"
-    lines = d.record().splitlines()
-    assert lines[0] == record.splitlines()[0] and json.loads(lines[-1]) == {"e": "undo"}
+    second = d.record()
     d.press(BACK)
-    d.choose("New game")  # a new game would replace it: refused while it cannot be filed
+    d.choose("New game")  # a third would file the second: refused while the first stays filed
     for label in ("Azul", "coloured", "2 players", "Red", "Blue", "Red"):
         d.choose(label)
     assert d.screen.title == "Start player" and d.app.text()[-2] == "not filed:"
-    assert d.record().splitlines()[:-1] == record.splitlines()
+    assert d.record() == second and d.file("filed.jsonl") == record.encode()
+    d2 = FlashDriver(board)  # boot tries the move again, says why not, and resumes the game
+    assert type(d2.screen).__name__ == "Scoreboard" and d2.app.text()[-1] == "storage error %d" % errno.ENOTDIR
+    assert d2.record() == second and d2.file("filed.jsonl") == record.encode()
+
+
+def test_a_power_cut_between_a_filings_two_renames_loses_nothing(board):
+    """Power fails after the final standings' OK filed the game (data/filed.jsonl) and before
+    an idle frame moved it into the history: the next boot moves it there before its first
+    frame, under the next number, and History shows it."""
+    put_files(board, {"history/000001.jsonl": finished_record(), "current.jsonl": finished_record(7)})
+    d = FlashDriver(board)
+    d.press(OK)  # filed; the power goes before any idle frame
+    assert d.file("filed.jsonl") == finished_record(7).encode() and d.file("current.jsonl") is None
     d2 = FlashDriver(board)
-    assert type(d2.screen).__name__ == "Scoreboard" and d2.errors()[0].startswith("game not filed")
+    assert type(d2.screen).__name__ == "MainMenu" and d2.errors() == []
+    assert d2.file("filed.jsonl") is None and d2.file("history/000002.jsonl") == finished_record(7).encode()
+    d2.choose("History")
+    assert d2.rows() == ["000002", "000001"]
+
+
+def test_a_game_filed_while_one_still_waits_for_its_idle_frame_goes_after_it(board):
+    """Where no idle frame came between two filings (the simulator, the web page, a quick
+    hand), the second filing moves the first into the history before it: both are kept, in
+    the order they were played."""
+    put_files(board, {"current.jsonl": finished_record(7)})
+    d = FlashDriver(board)
+    d.press(OK)  # the first game filed, not yet moved
+    d.new_game("Azul", "coloured", 2)
+    second = d.record()
+    d.press(BACK)
+    d.new_game("5211", "standard", 2)  # files the second (the first goes into the history first)
+    assert d.file("history/000001.jsonl") == finished_record(7).encode()
+    assert d.file("filed.jsonl") == second.encode()
+    assert d.app.ahead() and d.file("history/000002.jsonl") == second.encode()
+    assert d.file("filed.jsonl") is None and json.loads(d.record())["game"] == "5211"
 
 
 # ---- 5. history at scale -------------------------------------------------------------------
@@ -421,8 +468,8 @@ def test_history_pages_through_a_thousand_games_and_rotation_keeps_fifty(board):
         f.write(finished_record(7))
     d = FlashDriver(board)
     d.press(OK)  # file the finished game: 1001 games, history_keep 50
-    assert len(os.listdir("data/history")) == 1001
-    assert d.app.ahead()  # the idle frame after that press trims the history
+    assert d.app.ahead() and len(os.listdir("data/history")) == 1001  # moved into the history
+    assert d.app.ahead()  # the idle frame after that trims the history
     assert sorted(os.listdir("data/history")) == ["%06d.jsonl" % n for n in range(952, 1002)]
     d.choose("History")
     assert d.rows()[0] == "001001" and len(d.rows()) == 16

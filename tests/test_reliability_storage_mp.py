@@ -165,6 +165,10 @@ def boot(folder):
         d.press(OK)  # leave the final standings: the game is filed
         out["filed"] = d.state()
         out["files_after"] = sorted(os.listdir("data"))
+        d.app.ahead()  # the idle frame that moves it into the history
+        d.press(None)
+        out["moved"] = d.state()
+        out["files_moved"] = sorted(os.listdir("data"))
         try:
             out["history"] = sorted(os.listdir("data/history"))
         except OSError:
@@ -308,17 +312,19 @@ def test_archiving_past_a_folder_an_unreadable_file_and_a_bad_keep_on_micropytho
     r = run(["archive", "blocked"], tmp_path)
     a = r["archive"]
     assert a["screen"] == "Final" and a["filed"]["screen"] == "MainMenu"
-    assert "current.jsonl" not in a["files_after"] and a["current_after_undo"] is None
+    assert "current.jsonl" not in a["files_after"] and "filed.jsonl" in a["files_after"]
+    assert "filed.jsonl" not in a["files_moved"] and a["current_after_undo"] is None
     assert a["history"] == ["000001.jsonl", "000002.jsonl", "000004.jsonl", "000005.jsonl"]
     assert "nothing to undo" in " ".join(a["undo"]["text"])
     assert a["history_rows"] == ["000005", "000002", "000001"]  # the folder is not a game
     assert [o["screen"] for o in a["opened"]] == ["Final", "History", "Final"]
     assert a["opened"][1]["text"][-2:] == ["000002 line 1:", "not UTF-8"]
     assert a["log"] == ["settings: defaults used for history_keep"]
-    b = r["blocked"]
-    assert b["filed"]["screen"] == "Final" and b["filed"]["text"][-1].startswith("storage error")
-    assert "current.jsonl" in b["files_after"]
-    assert (tmp_path / "blocked" / "data" / "current.jsonl").read_text().startswith(finished_record(7))
+    b = r["blocked"]  # filed, then the move into the history refused: said, and the game kept
+    assert b["filed"]["screen"] == "MainMenu" and "current.jsonl" not in b["files_after"]
+    assert b["moved"]["text"][-2] == "not in history:" and b["moved"]["text"][-1].startswith("storage error")
+    assert "filed.jsonl" in b["files_moved"]
+    assert (tmp_path / "blocked" / "data" / "filed.jsonl").read_text() == finished_record(7)
 
 
 # ---- 5. a thousand finished games at 192 KB ------------------------------------------------

@@ -78,6 +78,7 @@ class Device:
 
     def backup_paths(self):
         """The current record and the finished games, as `pull` copies them off a board."""
+        self.app.file_game()  # the game just filed (the page runs no idle frames)
         found = [paths.CURRENT] if self.storage.exists(paths.CURRENT) else []
         try:
             names = self.fs.listdir(paths.HISTORY_DIR)

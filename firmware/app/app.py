@@ -187,7 +187,9 @@ class App:
         self.entered = 0  # events entered since boot (LedView redraws the seats when it moves)
         self.wanted = []  # modules the next presses will import, in order (expect)
         self.fetched = []  # those prefetch() imported that no game holds yet
-        self.trim = False  # a game was filed: the history is trimmed to its size (ahead())
+        # a game filed waits for its move into the history (Records.pending), tried once, and
+        self.filing = False
+        self.trim = False  # then the history is trimmed to its size: idle frames' work (ahead())
         self.stalled = False  # the work ahead raised: none until the next key (main.idle)
         storage.remount()  # (a Pico: littlefs's walks and listings a third cheaper, Storage.refresh)
         try:
@@ -200,6 +202,8 @@ class App:
         # in idle frames, where a press would wait for a piece of it (~1 ms a game filed on a
         # Pico's littlefs, and a piece whole where the next press may file the game)
         storage.scan_history(paths.HISTORY_DIR, 1 << 30)
+        self.filing = self.records.pending  # (a power cut between a filing's two renames)
+        self.file_game()
         self.settings = _module("settings").load(storage, board, self.log)
         unload([m for m in sys.modules if m in BOOT_ONLY or m.startswith("boards.")])
         self.ledview = LedView(leds)
@@ -255,15 +259,32 @@ class App:
         self.home()
 
     def archive(self):
-        """Move the current record (finished or not) into the history (Records.archive);
-        False (and says why) when it could not be moved: it stays the current game."""
+        """File the current record (finished or not) for the history (Records.archive; an idle
+        frame moves it there: file_game); False (and says why) when it could not be filed: it
+        stays the current game."""
         try:
-            self.trim = self.records.archive(self.session is not None) or self.trim  # the oldest dropped in an idle frame
+            self.filing = self.records.archive(self.session is not None) or self.filing
         except OSError as e:
             self.log("game not filed: %s" % (e,))
             self.refuse("not filed: " + why(e))
             return False
         self.session = None
+        return True
+
+    def file_game(self):
+        """Move the game archive() filed into the history (Records.file), where one is waiting:
+        an idle frame's work, done first by boot and by what reads the history (History, the
+        page's backup) where no idle frame came. The history is trimmed after it (ahead()).
+        One that fails is said and logged, and stays filed (data/filed.jsonl): the next
+        filing or boot moves it first. True when one was waiting."""
+        if not self.filing:
+            return False
+        self.filing = False
+        try:
+            self.trim = self.records.file() or self.trim
+        except OSError as e:
+            self.log("game not moved into the history: %s" % (e,))
+            self.say("not in history: " + why(e), None)
         return True
 
     def enter(self, ev, after=None, line=None):
@@ -422,14 +443,17 @@ class App:
         return s is not None and s.ahead()
 
     def ahead(self):
-        """The main loop's work in an idle frame: the next module expect() named imported
-        (prefetch), else the screen's own work ahead (Screen.ahead), else a piece of the
-        game's next undo (ReadBack.ahead), else a piece of the history's listing where it is
-        to be made again (made at boot; a listing that failed: Storage.scan_history), a piece
-        a frame; the history trimmed first once a game was filed (Records.trim); then a
-        finished game's entry screens let go (drop_entries); last of all, littlefs's walk of the
-        flash, due every ~170 blocks allocated, taken here (Storage.refresh), not by the
-        press whose line would allocate the block. True while more is left."""
+        """The main loop's work in an idle frame, a piece a frame: first a game filed moved
+        into the history (file_game), then the history trimmed (Records.trim); the next
+        module expect() named imported (prefetch), else the screen's own work ahead
+        (Screen.ahead), else a piece of the game's next undo (ReadBack.ahead), else a piece
+        of the history's listing where it is to be made again (made at boot; a listing that
+        failed: Storage.scan_history); then a finished game's entry screens let go
+        (drop_entries); last of all, littlefs's walk of the flash, due every ~170 blocks
+        allocated, taken here (Storage.refresh), not by the press whose line would allocate
+        the block. True while more is left."""
+        if self.file_game():
+            return True
         if self.trim:
             self.trim = False
             self.records.trim(self.settings["history_keep"])

@@ -60,6 +60,7 @@ class History(ListScreen):
     def __init__(self, app):
         ListScreen.__init__(self, app)
         self.title = "History"
+        app.file_game()  # the game just filed, where no idle frame moved it there yet
         self._page(self.page(), 0)
 
     def page(self, below=None, above=None):
