@@ -319,6 +319,8 @@ def terminal_size(fd):
 
 def interactive(app, display, leds):
     """Run the app on the terminal's keys until q; redraws on a change and on a resize.
+    Between keys, the board's idle work (main.idle: a game filed moved into the history and
+    the history trimmed, the work made ahead), a piece a turn, as the board's loop runs it.
 
     Every line is written at its own row (cursor positioning), so a line as wide as the
     terminal never wraps; on quit the cursor goes below the drawing for the prompt.
@@ -326,6 +328,7 @@ def interactive(app, display, leds):
     import signal
     import termios
     import tty
+    from main import idle  # firmware/main.py
     fd = sys.stdin.fileno()
     out = sys.stdout
     saved = termios.tcgetattr(fd)
@@ -339,14 +342,16 @@ def interactive(app, display, leds):
     shown = None
     drawn = 0
     t0 = time.monotonic()
+    more = False  # idle work left: the next turn comes sooner
     try:
         tty.setraw(fd)
         out.write("\x1b[?25l\x1b[H\x1b[2J")
         while True:
-            key = read_key(fd, 0.05)
+            key = read_key(fd, 0.01 if more else 0.05)
             if key == "quit":
                 break
             app.step(int((time.monotonic() - t0) * 1000), key)
+            more = key is None and idle(app)
             if resized[0]:
                 resized[0] = False
                 size = terminal_size(out.fileno())

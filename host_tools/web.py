@@ -39,11 +39,12 @@ class WebError(Exception):
 
 
 def firmware_files():
-    """{board path of the .mpy: its bytes}: what flash installs on a board (main.py aside:
-    webmain.py is the browser's), and the browser's own modules, compiled by mpy-cross as
-    flash compiles them (bytecode .mpy loads faster than source: no compiling at start)."""
+    """{board path of the .mpy: its bytes}: what flash installs on a board (main.py too, as a
+    module: webmain.py is the browser's root and runs main.py's idle work), and the browser's
+    own modules, compiled by mpy-cross as flash compiles them (bytecode .mpy loads faster
+    than source: no compiling at start)."""
     from host_tools.flash import mpy_cross, source_files
-    sources = [(src, dest) for src, dest in source_files() if dest != "main.py"]
+    sources = list(source_files())
     sources += [(os.path.join(WEB, name), name) for name in BROWSER_MODULES]
     out = {}
     with tempfile.TemporaryDirectory() as tmp:

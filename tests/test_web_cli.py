@@ -28,7 +28,7 @@ def test_out_writes_a_self_contained_site(tmp_path):
     assert names == sorted(web.PAGE_FILES + web.RUNTIME_FILES + (web.FIRMWARE_BUNDLE, web.SERVICE_WORKER))
     bundle = json.loads((out / web.FIRMWARE_BUNDLE).read_text())
     from host_tools.flash import source_files
-    want = {dest[:-3] + ".mpy" for _, dest in source_files() if dest != "main.py"} | {"webhal.mpy", "webmain.mpy"}
+    want = {dest[:-3] + ".mpy" for _, dest in source_files()} | {"webhal.mpy", "webmain.mpy"}
     assert set(bundle) == want
     worker = (out / web.SERVICE_WORKER).read_text()
     assert "__" not in worker  # VERSION and FILES filled in

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from hal.keys import BACK, LONG, NAMES, CODE_MASK
+from hal.keys import BACK, LONG, OK, NAMES, CODE_MASK
 from hal.storage import Storage
 from rules_core.session import replay
 
@@ -216,3 +216,25 @@ def test_open_record_checks_first_then_files_the_current_game(tmp_path):
     torn = good + b'{"e": "no'
     assert "incomplete last line" in dev.open_record("torn.jsonl", binascii.hexlify(torn).decode())
     assert binascii.unhexlify(dev.record_hex()) == good  # stored without the torn line
+
+
+def test_the_page_moves_a_game_filed_into_the_history_and_trims_it_in_its_frames():
+    """The page runs the board's idle work (main.idle) in its frames without a key, as the
+    board's loop does: the game the final standings' OK filed goes into the history, then
+    the history is trimmed to the number of games kept."""
+    from rules_core import azul_engine
+    from rules_core.record import dumps
+    header, events = azul_engine.random_game(2, 11, "colored")[:2]
+    good = "".join(dumps(x) + "\n" for x in [header] + list(events))
+    dev = device(Host())
+    for n in (1, 2, 3):
+        dev.storage.write_atomic("data/history/%06d.jsonl" % n, good)
+    assert dev.open_record("game.jsonl", binascii.hexlify(good.encode()).decode()) == ""
+    assert dev.app.session.finished
+    dev.app.settings["history_keep"] = 2
+    enter(dev, [OK])  # files the game (the press and the release: the release's frame moves it)
+    assert dev.screen_text().startswith("Azul Companion")
+    for _ in range(3):
+        dev.frame()
+    assert dev.backup_paths().split("\n") == ["data/history/000003.jsonl", "data/history/000004.jsonl"]
+    assert binascii.unhexlify(dev.file_hex("data/history/000004.jsonl")).decode() == good

@@ -14,6 +14,7 @@ from hal.buttons import Buttons, ButtonLogic
 from hal.keys import BACK, LONG
 from hal.leds import Leds
 from hal.storage import Storage
+from main import idle
 from rules_core.session import replay
 from webhal import LocalFS, PageButtons, WebDisplay, led_writer
 
@@ -43,14 +44,21 @@ class Device:
         self.frame()
 
     def frame(self):
-        """One turn of the device's loop: poll the buttons, hand every latched key to the App."""
+        """One turn of the device's loop: poll the buttons, hand every latched key to the App;
+        with none, and no button down, a piece of the board's idle work (main.idle: a game
+        filed moved into the history and the history trimmed, the work made ahead)."""
         now = clock.ticks_ms()
         self.buttons.poll(now)
-        self.app.step(now, self.buttons.take())
+        key = self.buttons.take()
+        self.app.step(now, key)
+        pressed = key is not None
         key = self.buttons.take()
         while key is not None:
             self.app.step(now, key)
+            pressed = True
             key = self.buttons.take()
+        if not pressed and not self.buttons.busy():
+            idle(self.app)
 
     def button(self, name, down):
         """A touch button or its key went down or up."""
@@ -78,7 +86,7 @@ class Device:
 
     def backup_paths(self):
         """The current record and the finished games, as `pull` copies them off a board."""
-        self.app.file_game()  # the game just filed (the page runs no idle frames)
+        self.app.file_game()  # the game just filed, where no idle frame came yet
         found = [paths.CURRENT] if self.storage.exists(paths.CURRENT) else []
         try:
             names = self.fs.listdir(paths.HISTORY_DIR)
