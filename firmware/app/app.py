@@ -187,9 +187,8 @@ class App:
         self.entered = 0  # events entered since boot (LedView redraws the seats when it moves)
         self.wanted = []  # modules the next presses will import, in order (expect)
         self.fetched = []  # those prefetch() imported that no game holds yet
-        # a game filed waits for its move into the history (Records.pending), tried once, and
-        self.filing = False
-        self.trim = False  # then the history is trimmed to its size: idle frames' work (ahead())
+        self.filing = False  # a game filed waits for its move into the history: one try (file_game)
+        self.trim = False  # then the history is trimmed to its size (ahead())
         self.stalled = False  # the work ahead raised: none until the next key (main.idle)
         storage.remount()  # (a Pico: littlefs's walks and listings a third cheaper, Storage.refresh)
         try:
