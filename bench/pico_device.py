@@ -459,7 +459,7 @@ def filings(n, record):
     """n finished games filed one after another into the history already on flash, as the
     App files them (app.records.Records): the press's part (archive: since the filing is two
     renames, to data/filed.jsonl) timed apart from an idle frame's (file: the move into the
-    history; trim: the oldest dropped, the history kept at its size) . The record (its bytes
+    history; trim: the oldest dropped, the history kept at its size). The record (its bytes
     on flash under `record`) is copied to data/current.jsonl before each, untimed. A firmware
     whose archive() moves the game into the history itself shows no file() time. Prints
     "RESULT {json}": "us" {part: [us of each filing]}."""
