@@ -76,7 +76,7 @@ del _f, _m
 gc.collect()
 _b = gc.mem_alloc()
 _k.append(_b - _a)
-_s._done = None
+_s.done = None
 gc.collect()
 _k.append(_b - gc.mem_alloc())
 micropython.qstr_info()

@@ -183,6 +183,10 @@ class Lines:
         start = self._ends[i - 1] if i % LINES_PER_BUFFER else 0
         return self._joined[i // LINES_PER_BUFFER][start:self._ends[i]]
 
+    def joined(self):
+        """How many lines are held joined (the older ones: forget() lets them go)."""
+        return len(self._ends)
+
     def forget(self, i):
         """Drop the joined lines that all come before line i (len() and indices stay)."""
         while len(self._ends) >= LINES_PER_BUFFER and self.lo + LINES_PER_BUFFER <= i:
@@ -238,12 +242,13 @@ class Session:
         self.variant = self.header["variant"]
         self.players = self.header["players"]
         self._cls = rules_class(game(self.game))
-        self.rules = self._fresh()
-        self._done = Lines()  # effective events as JSON text, oldest first (notes included: undo can cancel them)
-        self._undone = Lines()  # redo stack (JSON text, joined as _done is); any new event clears it
+        self.rules = self.fresh()
+        self.done = Lines()  # effective events as JSON text, oldest first (notes included: undo can cancel them)
+        self.undone = Lines()  # redo stack (JSON text, joined as done is); any new event clears it
 
-    def _fresh(self):
-        # options.start (round 1's start player) is common to every game: set here, once
+    def fresh(self):
+        """A rules state at the game's start (options.start, round 1's start player, is
+        common to every game: set here, once)."""
         h = self.header
         n = len(h["players"])
         options = dict(h["options"])
@@ -267,17 +272,19 @@ class Session:
         elif e == "redo":
             self.redo()
         else:
-            self._apply(ev, len(self._done), after)
+            self.fold(ev, len(self.done), after)
             if not text:  # the device gives the line it wrote (a replay never writes)
                 from rules_core.record import dumps
                 text = dumps(ev)
-            self._done.append(text)
-            if len(self._undone):
-                self._undone = Lines()
+            self.done.append(text)
+            if len(self.undone):
+                self.undone = Lines()
         return ev
 
-    def _apply(self, ev, n, after=None):
-        """Apply ev as the effective event _done[n] (after: its state, from trial())."""
+    def fold(self, ev, n, after=None):
+        """Fold ev into the state as the effective event done[n] (after: its state, from
+        trial()). The one door every event goes through (add, undo's refold, redo, a
+        replay's load): a subclass that keeps more state overrides it and calls it."""
         if ev["e"] == "note":
             if type(ev.get("text")) is not str:
                 raise RecordError("a note needs a text string")
@@ -289,33 +296,33 @@ class Session:
     def undo(self, start=None):
         """Cancel the newest effective event (across closed rounds too); return its line (the
         event is last_event() before it: add() parses none). The game is refolded from
-        `start`, (n, the state after _done[:n]) when one was kept, else from its first event."""
-        if not len(self._done):
+        `start`, (n, the state after done[:n]) when one was kept, else from its first event."""
+        if not len(self.done):
             raise RuleError("nothing to undo")
-        text = self._done.pop()
-        self._undone.append(text)
-        at, self.rules = start or (0, self._fresh())
-        for i in range(at, len(self._done)):
-            self._apply(json.loads(self._done[i]), i)
+        text = self.done.pop()
+        self.undone.append(text)
+        at, self.rules = start or (0, self.fresh())
+        for i in range(at, len(self.done)):
+            self.fold(json.loads(self.done[i]), i)
         return text
 
     def redo(self):
         """Re-apply the event undone last, if nothing else was entered since; return it."""
-        if not self._undone:
+        if not self.undone:
             raise RuleError("nothing to redo")
-        ev = json.loads(self._undone[-1])
-        self._apply(ev, len(self._done))
-        self._done.append(self._undone.pop())
+        ev = json.loads(self.undone[-1])
+        self.fold(ev, len(self.done))
+        self.done.append(self.undone.pop())
         return ev
 
     def can_undo(self):
-        return len(self._done) > 0
+        return len(self.done) > 0
 
     def can_redo(self):
-        return bool(self._undone)
+        return bool(self.undone)
 
     def last_event(self):
-        return json.loads(self._done[-1]) if len(self._done) else None
+        return json.loads(self.done[-1]) if len(self.done) else None
 
     # --- reading the state ---
     def __getattr__(self, name):
@@ -428,19 +435,19 @@ def replay(source, make=Session, *args):
     if session is None:
         raise error or RecordError("line 1: the record has no header")
     # the effective events, each applied once; an earlier bad event is the first bad line
-    session._done = texts
+    # (through fold(), the door a device's session extends)
+    session.done = texts
     for i in range(len(texts)):
         try:
-            session._apply(json.loads(texts[i]), i)
+            session.fold(json.loads(texts[i]), i)
         except ValueError as e:
             raise type(e)("line %d: %s" % (numbers[i] if numbers else i + 2, e))
         except _MALFORMED as e:
             raise RecordError("line %d: malformed event (%s: %s)" % (numbers[i] if numbers else i + 2, type(e).__name__, e))
     if error is not None:
         raise error
-    redo = session._undone
     for text, _ in undone:
-        redo.append(text)
+        session.undone.append(text)
     assumed = session.rules.assumed()
     if assumed:
         warnings.append("line 1: options.board gives no %s: the project's unverified values are used"

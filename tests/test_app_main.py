@@ -166,7 +166,7 @@ def test_app_held_folds_what_the_next_undo_takes(tmp_path):
     assert s._next is None and type(app.screen).__name__ == "Scoreboard"
     while app.held():
         pass
-    assert s._next is not None and s._next[0] == len(s._done)
+    assert s._next is not None and s._next[0] == len(s.done)
 
 
 def test_a_bug_in_the_work_ahead_is_logged_once_and_the_loop_goes_on(tmp_path):

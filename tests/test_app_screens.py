@@ -663,7 +663,7 @@ def test_undos_in_a_row_after_idle_frames_show_what_undos_without_them_do(tmp_pa
             return reread()
         s.reread = counted
         d.in_press = 0  # reads of the record in the undos' presses
-        for _ in range(min(24, len(s._done) - 1)):
+        for _ in range(min(24, len(s.done) - 1)):
             while d.idle and d.app.ahead():  # (the idle frames before the undo, not in it)
                 pass
             reads = d.reads

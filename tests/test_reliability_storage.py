@@ -202,7 +202,7 @@ def test_an_undo_past_the_kept_round_resumes_from_the_record_and_a_changed_recor
     record = "\n".join(lines) + "\n"
     put_files(board, {"current.jsonl": record})
     d = FlashDriver(board)
-    assert d.app.session._done.lo > 0  # the first rounds' lines are the record's only
+    assert d.app.session.done.lo > 0  # the first rounds' lines are the record's only
     undo = dumps({"e": "undo"}) + "\n"
     undos = 0
     while d.app.session._mark is not None:  # the sixth round end, its round, the fifth's
@@ -210,7 +210,7 @@ def test_an_undo_past_the_kept_round_resumes_from_the_record_and_a_changed_recor
         assert "undone" in d.said()
         undos += 1
         d.press(BACK)  # the message goes
-    assert undos == 5 and d.app.session._done.lo > 0
+    assert undos == 5 and d.app.session.done.lo > 0
     assert d.file("current.jsonl") == (record + undo * undos).encode()
     kept = d.app.session.result()
     said = []

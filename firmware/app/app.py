@@ -309,7 +309,7 @@ class App:
             self.refuse("nothing to undo")
             return
         made = self.screen.undone  # (final standings: undo_ahead(), made for the game as it is)
-        if made and s.undone() is not made[0]:
+        if made and s.undo_state() is not made[0]:
             made = None
         what = None if made else "undone: " + describe(s, s.last_event())
         was = s.finished
@@ -321,10 +321,10 @@ class App:
 
     def undo_ahead(self):
         """(the state an undo takes back, the scoreboard it shows then, its message's rows)
-        when the undo only takes back a kept state (ReadBack.undone), made in an idle frame;
+        when the undo only takes back a kept state (ReadBack.undo_state), made in an idle frame;
         else None."""
         s = self.session
-        state = s.undone()
+        state = s.undo_state()
         if state is None:
             return None
         screen = self.home_screen(state)

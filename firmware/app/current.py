@@ -101,19 +101,19 @@ class ReadBack(Session):
         Session.__init__(self, header)
         self.info = keep(self.game)  # the game's entry, kept: its checks and screens build none
         self.reread = reread  # None, or a function returning the record's lines (see above)
-        self._mark = None  # (n, state): the state after _done[:n], where _done[n] is a round end
+        self._mark = None  # (n, state): the state after done[:n], where done[n] is a round end
         self._older = None  # the same for the round end before _mark's; None: none, or not folded yet
-        self._next = None  # (n, state): the state after _done[:n - 1], folded ahead (ahead())
+        self._next = None  # (n, state): the state after done[:n - 1], folded ahead (ahead())
         self._work = None  # ahead()'s fold of _next; None: not planned since the game changed
         self._fold = None  # ahead()'s fold of the older state from the record (kept over undos)
         self._gone = None  # the mark an undo took back while that fold was under way
         self._undoing = 0  # 1 while an undo whose line is on flash finishes that fold
         self._back = None  # ahead()'s read-back of the redo stack's lines let go (_read_back)
 
-    def _apply(self, ev, n, after=None):
+    def fold(self, ev, n, after=None):
         self._next = self._work = None
         if ev["e"] != "end_round":
-            return Session._apply(self, ev, n, after)
+            return Session.fold(self, ev, n, after)
         if after is None:
             after = clone(self.rules)
             after.apply(ev)
@@ -127,14 +127,14 @@ class ReadBack(Session):
     def _forget(self):
         """Let go of the lines before the older state's last (they stay on flash)."""
         if self.reread is not None and self._older is not None:
-            self._done.forget(self._older[0] - 1)
+            self.done.forget(self._older[0] - 1)
 
     def redo(self):
         """Session.redo; once every undone line held is redone, the next ones let go are
         read back from the record first: ahead() reads them in idle frames once fewer than
         a join are held, a redo that comes before finishes that work or does it (two passes
         over the record)."""
-        u = self._undone
+        u = self.undone
         b = self._back
         self._back = None if b is _DONE else b  # (one under way goes on: a redo changes none of what it reads)
         if len(u) and len(u) == u.lo:
@@ -152,13 +152,13 @@ class ReadBack(Session):
         the record a line a step (a generator) and put back in front of them. Redos and undos
         meanwhile change only lines after those (the record read to its end holds them);
         it stops, to be planned again, when the stack is let go or forgets more."""
-        u = self._undone
+        u = self.undone
         lo = u.lo
         nums = []  # type: list
         undone = []  # type: list
         for _ in self._effective(nums, undone):
             yield
-            if self._undone is not u or u.lo != lo:
+            if self.undone is not u or u.lo != lo:
                 self._back = None
                 return
         n = len(u)
@@ -179,7 +179,7 @@ class ReadBack(Session):
                 if j < 0:
                     break
             yield
-            if self._undone is not u or u.lo != lo:
+            if self.undone is not u or u.lo != lo:
                 self._back = None
                 return
         for text in texts:
@@ -192,7 +192,7 @@ class ReadBack(Session):
         this session let go resumes the game from its record (where the device has already
         written this undo), the lines it still holds checked against it; until it is taken
         whole, this session is left as it was."""
-        done = self._done
+        done = self.done
         n = len(done)
         m = self._mark
         w, self._work = self._work, None
@@ -223,24 +223,24 @@ class ReadBack(Session):
         if done.lo <= max(0, min(at, n - 2)):  # it holds lines at - 1 and n - 2
             return Session.undo(self, start or m)  # (its round end keeps the mark again)
         s = replay(self.reread(), ReadBack)[0]  # every line kept: its undo refolds, its lines compare
-        have = len(s._done)
+        have = len(s.done)
         if have == n:  # the record does not hold this undo yet
             s.undo()
-        if len(s._done) != n - 1 or not s._undone or s._undone[-1] != done[n - 1]:
+        if len(s.done) != n - 1 or not s.undone or s.undone[-1] != done[n - 1]:
             raise RecordError("record: %d events, game %d" % (have, n))  # two rows of a toast
-        for i in range(max(done.lo, s._done.lo), n - 1):  # the lines held, as read back
-            if s._done[i] != done[i]:
+        for i in range(max(done.lo, s.done.lo), n - 1):  # the lines held, as read back
+            if s.done[i] != done[i]:
                 raise RecordError("record: event %d differs" % (i + 1))
-        self.rules, self._mark, self._older, self._done, self._undone = s.rules, s._mark, s._older, s._done, s._undone
+        self.rules, self._mark, self._older, self.done, self.undone = s.rules, s._mark, s._older, s.done, s.undone
         self._fold = self._gone = None
         self._forget()
         return done[n - 1]
 
-    def undone(self):
+    def undo_state(self):
         """The state an undo takes back without refolding the game: the kept one, when the
         newest event is the round end it was kept before (a finished game's last); else None."""
         m = self._mark
-        return m[1] if m is not None and m[0] == len(self._done) - 1 else None
+        return m[1] if m is not None and m[0] == len(self.done) - 1 else None
 
     # --- the work of the next undos, done in idle frames ---
     def ahead(self):
@@ -253,8 +253,8 @@ class ReadBack(Session):
         are: it holds its newest LINES_PER_BUFFER to twice that (a long undo chain held
         every line it undid); once redos leave fewer than a join held, the join before them is
         read back from the record (_read_back), which a redo would read in its press."""
-        u = self._undone
-        if self.reread is not None and len(u._ends) >= 2 * LINES_PER_BUFFER:
+        u = self.undone
+        if self.reread is not None and u.joined() >= 2 * LINES_PER_BUFFER:
             u.forget(len(u) - LINES_PER_BUFFER)
         b = self._back
         if b is None and u.lo and len(u) - u.lo < LINES_PER_BUFFER:  # (redoing: fewer than a join held)
@@ -274,7 +274,7 @@ class ReadBack(Session):
         f = self._fold
         if f is None:
             if self.reread is None or self._older is not None or not (
-                    self._done.lo or self._mark is not None and (self._undone or self.rules.finished)):
+                    self.done.lo or self._mark is not None and (self.undone or self.rules.finished)):
                 return False  # (all lines held and not undoing: the undo refolds, if it comes)
             f = self._fold = self._fold_record()
         if f is not _DONE:
@@ -292,16 +292,16 @@ class ReadBack(Session):
         is held for that one (main.HELD_WORK_MS), not kept beside the mark (a 5-player 5211
         state is 1.4 KB, at the final standings and every round's start while undoing)."""
         m = self._mark
-        n = len(self._done)
-        if m is None and not self._done.lo:  # the first round (every line held): from its first event
+        n = len(self.done)
+        if m is None and not self.done.lo:  # the first round (every line held): from its first event
             m = (0, None)
-        if not self._undone or m is None or m[0] >= n - 1 or self._done.lo > m[0]:
+        if not self.undone or m is None or m[0] >= n - 1 or self.done.lo > m[0]:
             return  # not undoing, or (m None: lines let go) the undo reads the record
         if self._next is not None and self._next[0] == n:
             return
-        r = clone(m[1]) if m[1] is not None else self._fresh()
+        r = clone(m[1]) if m[1] is not None else self.fresh()
         for i in range(m[0], n - 1):
-            ev = json.loads(self._done[i])
+            ev = json.loads(self.done[i])
             if ev["e"] != "note":
                 r.apply(ev)
             yield
@@ -317,7 +317,7 @@ class ReadBack(Session):
         was the undos' peak). Undos, redos and entries after the mark change none of it;
         a new mark drops it."""
         m = self._mark
-        done = self._done
+        done = self.done
         n = len(done)
         k = m[0] if m else n  # the events folded: those before the mark
         nums = []  # type: list  # the record's line numbers of the effective events, a round end's negative
@@ -332,7 +332,7 @@ class ReadBack(Session):
         b = ends.pop() if ends and m is None else None  # with no mark: the mark's round end
         a = ends.pop() if ends else None  # the older state's round end
         stop = (-1 if a is None else a) if b is None else b  # the events folded: those before it
-        r = self._fresh()
+        r = self.fresh()
         older = None
         lo = done.lo
         back = Lines()  # the lines let go from just before the older state on (whole joins)
@@ -366,7 +366,7 @@ class ReadBack(Session):
         else:  # m was taken back meanwhile, with no older state: this one is the mark now
             self._mark = got
             self._fold = None  # (and its older state to be folded)
-        if back._joined and done.lo == lo:
+        if back.joined() and done.lo == lo:
             done.put_back(back)
         self._forget()
         self._work = None  # the next undo's fold planned again, from these states
@@ -393,7 +393,7 @@ class ReadBack(Session):
         """True (and the record's fold to be planned again) when the game changed what a
         fold begun at mark m with n events was for (m taken back with no older state
         changes nothing: what it folds is the mark then)."""
-        if self._mark is m and (m is not None or len(self._done) == n):
+        if self._mark is m and (m is not None or len(self.done) == n):
             return False
         if self._mark is None and m is not None and self._gone is m:
             return False

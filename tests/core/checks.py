@@ -17,7 +17,7 @@ def events(session):
     """A session's effective events, oldest first (undone ones left out), as dicts: its
     record lines; a device session that let its older lines go (app.current.ReadBack)
     reads them back from its record."""
-    done = session._done
+    done = session.done
     if done.lo:
         from rules_core.session import replay
         return events(replay(session.reread())[0])

@@ -179,7 +179,7 @@ def test_a_session_that_reads_its_record_back_forgets_old_lines_and_undoes_the_s
 
     for t in lines[1:]:
         enter(json.loads(t))
-        least = max(least, s._done.lo)
+        least = max(least, s.done.lo)
     assert s.finished and least >= len(lines) - 1 - 2 * LINES_PER_BUFFER  # a round's lines kept
     assert events(s) == events(keeper)
     while keeper.can_undo():
@@ -198,10 +198,10 @@ def test_a_record_that_no_longer_holds_the_game_refuses_the_undo_and_changes_not
         lines = f.read().splitlines()
     flash = list(lines)
     s, _ = replay((t + "\n" for t in lines), ReadBack, lambda: (t + "\n" for t in flash))
-    assert s._done.lo > 0
+    assert s.done.lo > 0
     undo = dumps({"e": "undo"})
     undos = 0
-    while s._mark is not None or not s._done.lo:  # the kept states taken: nothing read back
+    while s._mark is not None or not s.done.lo:  # the kept states taken: nothing read back
         flash.append(undo)  # as the device writes it before the session takes it
         s.undo()
         undos += 1
@@ -212,7 +212,7 @@ def test_a_record_that_no_longer_holds_the_game_refuses_the_undo_and_changes_not
     raises(RuleError, s.undo, match="line 8: player 3's first reveal")  # line 4 no longer plays
     assert s.result() == before and s.can_redo()
     del flash[3:]
-    raises(RecordError, s.undo, match="record: 2 events, game %d" % len(s._done))
+    raises(RecordError, s.undo, match="record: 2 events, game %d" % len(s.done))
     flash[:] = ["{"]
     raises(RecordError, s.undo, match="line 1: ")
     assert s.result() == before
@@ -257,7 +257,7 @@ def test_undos_with_the_work_done_ahead_read_nothing_back_and_equal_a_fresh_repl
         assert s.result() == fresh.result() and s.pending() == fresh.pending()
         assert s.last_event() == fresh.last_event()
         n += 1
-    assert n == 243 and s.round == 1 and s._done.lo == 0
+    assert n == 243 and s.round == 1 and s.done.lo == 0
 
 
 def test_an_undo_in_the_first_round_takes_the_state_folded_ahead_not_a_refold():
@@ -265,8 +265,8 @@ def test_an_undo_in_the_first_round_takes_the_state_folded_ahead_not_a_refold():
     folds no event in its press (it takes the one folded ahead from the game's first event)
     and gives what a fresh replay gives."""
     applied = []
-    own = ReadBack._apply
-    ReadBack._apply = lambda self, *a: applied.append(1) or own(self, *a)
+    own = ReadBack.fold
+    ReadBack.fold = lambda self, *a: applied.append(1) or own(self, *a)
     try:
         first = 0
         for s, flash, reads in _undoing("tests/golden/5211_long_5p.jsonl", None):
@@ -277,7 +277,7 @@ def test_an_undo_in_the_first_round_takes_the_state_folded_ahead_not_a_refold():
                 assert s.result() == fresh.result() and s.pending() == fresh.pending()
             del applied[:]
     finally:
-        ReadBack._apply = own
+        ReadBack.fold = own
     assert first == 16 and not s.can_undo()
 
 
@@ -318,12 +318,12 @@ def test_the_record_folded_back_keeps_what_a_resume_keeps_across_undo_and_redo_l
                 k = 0
                 while (pieces is None or k < pieces) and s.ahead():
                     k += 1
-                for line in [undo] + ([redo, undo] if len(s._done) % 7 == 3 and s._undone else []):
+                for line in [undo] + ([redo, undo] if len(s.done) % 7 == 3 and s.undone else []):
                     flash.append(line)
                     s.undo() if line == undo else s.redo()
                 fresh = replay(t + "\n" for t in flash)[0]
                 assert s.result() == fresh.result() and s.last_event() == fresh.last_event()
-                if pieces is None and s._mark is not None and s._mark[0] < len(s._done) - 1:
+                if pieces is None and s._mark is not None and s._mark[0] < len(s.done) - 1:
                     while s.ahead():
                         pass
                     kept = replay((t + "\n" for t in flash), ReadBack)[0]
@@ -339,16 +339,16 @@ def test_a_long_undo_chain_holds_a_bounded_redo_stack_and_redoes_it_all_from_the
     for pieces in (1, None):  # (the idle frames let the stack's older lines go: ahead())
         flash = None
         for s, flash, _ in _undoing("tests/golden/5211_4p.jsonl", pieces):
-            assert len(s._undone) - s._undone.lo <= 2 * LINES_PER_BUFFER
-        n = len(s._undone)
-        assert n == 78 and s._undone.lo >= n - 2 * LINES_PER_BUFFER
+            assert len(s.undone) - s.undone.lo <= 2 * LINES_PER_BUFFER
+        n = len(s.undone)
+        assert n == 78 and s.undone.lo >= n - 2 * LINES_PER_BUFFER
         while s.can_redo():
             flash.append(dumps({"e": "redo"}))
             s.redo()
             fresh = replay(t + "\n" for t in flash)[0]
             assert s.result() == fresh.result() and s.last_event() == fresh.last_event()
         with open("tests/golden/5211_4p.jsonl") as f:
-            assert s.result() == replay(f)[0].result() and s.finished and len(s._done) == n
+            assert s.result() == replay(f)[0].result() and s.finished and len(s.done) == n
 
 
 def test_redos_after_the_work_ahead_read_nothing_back_in_their_press():
@@ -364,7 +364,7 @@ def test_redos_after_the_work_ahead_read_nothing_back_in_their_press():
         reads = [0]
         reread = s.reread
         s.reread = lambda: reads.append(1) or reread()
-        assert s._undone.lo > 0
+        assert s.undone.lo > 0
         while s.can_redo():
             k = 0
             while (pieces is None or k < pieces) and s.ahead():
@@ -375,7 +375,7 @@ def test_redos_after_the_work_ahead_read_nothing_back_in_their_press():
             assert pieces == 1 or len(reads) == 1  # (no read in the press)
             fresh = replay(t + "\n" for t in flash)[0]
             assert s.result() == fresh.result() and s.last_event() == fresh.last_event()
-        assert s.finished and s._undone.lo == 0
+        assert s.finished and s.undone.lo == 0
 
 
 def test_a_record_changed_behind_the_work_ahead_is_refused_and_changes_nothing():
@@ -390,12 +390,12 @@ def test_a_record_changed_behind_the_work_ahead_is_refused_and_changes_nothing()
     for _ in range(2):  # the final round end, then the round before it: the older state taken
         flash.append(undo)
         s.undo()
-    assert s._older is None and s._done.lo > 0
-    held = (s._mark, s._done.lo, s.result())
+    assert s._older is None and s.done.lo > 0
+    held = (s._mark, s.done.lo, s.result())
     flash[5] = dumps({"e": "note", "text": "edited"})
     while s.ahead():
         pass
-    assert (s._mark, s._done.lo, s.result()) == held and s._older is None
+    assert (s._mark, s.done.lo, s.result()) == held and s._older is None
     while s._mark is not None:  # the mark's round undone: the next undo needs the record
         flash.append(undo)
         s.undo()
