@@ -142,7 +142,7 @@ def _idle(app, gap_us, fetched, pressed=True):
             _GAP[1] = -t
             _ALLOC[0] = -1
     while True:
-        n = len(app.fetched)
+        n = len(getattr(app, "fetched", ()))
         a0 = gc.mem_alloc()
         t0 = time.ticks_us()
         more = work(app)
@@ -156,7 +156,7 @@ def _idle(app, gap_us, fetched, pressed=True):
         if _GAP[0] < len(_GAP) - 1:
             _GAP[0] += 1
             _GAP[_GAP[0]] = -dt if a < 0 else dt
-        if len(app.fetched) > n:
+        if len(getattr(app, "fetched", ())) > n:
             fetched.append([app.fetched[-1], dt])
         _LONGEST[0] = max(_LONGEST[0], dt)
         t += dt
@@ -457,22 +457,18 @@ def lines(n, size=58):
 
 def filings(n, record):
     """n finished games filed one after another into the history already on flash, as the
-    App files them (app.records.Records): the press's part (archive: since the filing is two
-    renames, to data/filed.jsonl) timed apart from an idle frame's (file: the move into the
-    history; trim: the oldest dropped, the history kept at its size). The record (its bytes
-    on flash under `record`) is copied to data/current.jsonl before each, untimed. A firmware
-    whose archive() moves the game into the history itself shows no file() time. Prints
+    App files them (app.keeper.Keeper): the press's part (archive: Keeper.put_aside, a rename
+    to data/filed.jsonl) timed apart from an idle frame's (file: the move into the history;
+    trim: the oldest dropped, the history kept at its size). The record (its bytes on flash
+    under `record`) is copied to data/current.jsonl before each, untimed. Prints
     "RESULT {json}": "us" {part: [us of each filing]}."""
     from hal.storage import Storage
-    from app.records import Records
+    from app.keeper import Keeper
     import paths
     _clean()
-    st = Storage()
-    st.remount()  # as App.__init__ does: its littlefs mount
-    st.warm(paths.WARM)
-    st.scan_history(paths.HISTORY_DIR, 1 << 30)
-    keep = st.history_span(paths.HISTORY_DIR)[0] or 50
-    rec = Records(st, print)
+    rec = Keeper(Storage())
+    rec.boot()  # as the App's boot: its littlefs mount, the history listed
+    keep = rec.count or 50
     with open(record, "rb") as f:
         data = f.read()
     us = {"archive": array("i", bytes(4 * n)), "file": array("i", bytes(4 * n)), "trim": array("i", bytes(4 * n))}
@@ -481,10 +477,9 @@ def filings(n, record):
             f.write(data)
         gc.collect()
         t0 = time.ticks_us()
-        rec.archive(True)
+        rec.put_aside()
         t1 = time.ticks_us()
-        if hasattr(rec, "file"):
-            rec.file()
+        rec.file()
         t2 = time.ticks_us()
         rec.trim(keep)
         t3 = time.ticks_us()

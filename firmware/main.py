@@ -17,6 +17,8 @@ within 100 ms.
 import gc
 import sys
 
+from boards import load as load_board  # (the tests and circuitpython_boot.py use it by this name)
+
 FRAME_MS = 10
 # While BACK (the undo key) is held, its first HELD_WORK_MS run a piece of the game's undo
 # work ahead a frame (App.held), nothing else: undos one after another give that work most of
@@ -59,11 +61,6 @@ def board_name():
         return "pico"
 
 
-def load_board(name):
-    """The BOARD dict of boards/<name>.py (pin numbers live only there)."""
-    return __import__("boards." + name, None, None, ("BOARD",)).BOARD
-
-
 def safe_mode(buttons, board, clock):
     """True when BACK (or OK on a three-button board) is held at power-on."""
     from hal.keys import BACK, OK
@@ -83,9 +80,7 @@ def after_press():
 
 def idle(app, work=None):
     """The loop's work while nobody presses, one piece a frame (a press that comes meanwhile
-    waits for it): one module the next presses will need imported (App.prefetch: 10-30 ms
-    on a Pico) or a piece of the screen's work done ahead (App.ahead; while BACK is held,
-    `work`: App.held). True while more is left. A bug in that work is logged as a press's
+    waits for it): App.ahead (while BACK is held, `work`: App.held). True while more is left. A bug in that work is logged as a press's
     is (data/errors.log) and stops it until the next key, whose press does the same work
     and says what went wrong: the loop goes on, and the log does not grow a line a frame."""
     if app.stalled:

@@ -8,6 +8,7 @@ moved away and back, removed, emptied, or grown by another Storage (`other`, the
 Raises AssertionError naming the case that went wrong.
 """
 from fault_files import read
+from files import recover_lines
 
 ENOENT = 2
 LONG = "x" * 600  # longer than a FAT cluster: it cannot fit the slack of the file's last one
@@ -55,7 +56,7 @@ def cases(st, path, fault, other):
 
     with open(path, "ab") as f:
         f.write(b'{"e": "wall", "p"')  # a power cut inside a line
-    assert st.recover_lines(path)[1], "the torn tail was not seen"
+    assert recover_lines(st, path)[1], "the torn tail was not seen"
     append(st, path, '{"e": "note", "text": "recovered"}', good, "after recover_lines")
 
     st.write_atomic(path, "{}\n")
@@ -68,10 +69,10 @@ def cases(st, path, fault, other):
     append(st, path, '{"e": "note", "text": "after it"}', good2, "after another Storage's line")
     good = read(path)
 
-    st.move(path, path + ".away")
+    st.rename(path, path + ".away")
     assert refused(st, path, "{}", fault, "moved away") == ENOENT
     assert read(path) is None, "an append with create=False left a file"
-    st.move(path + ".away", path)
+    st.rename(path + ".away", path)
     append(st, path, '{"e": "note", "text": "moved back"}', good, "after the file came back")
     good = read(path)
 

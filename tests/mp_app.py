@@ -131,7 +131,7 @@ def play(app, clock, keyfile, key_ms, wait_ms, heap):
                 if after > heap["peak"]:
                     heap["peak"] = after
     # main.py's idle frames after a game's filing: it is moved into the history, which is trimmed
-    while getattr(app, "filing", False) or getattr(app, "trim", False):
+    while app.keeper.due or app.keeper.trim_due:
         app.ahead()
     clock.now += wait_ms
     app.step(clock.now, None)

@@ -78,6 +78,8 @@ class Driver:
 
     def new_game(self, title, variant, n, start=0):
         self.choose("New game")
+        if self.screen.title.endswith(" in play"):  # a game in play: it goes into the History
+            self.choose("put aside")
         self.choose(title)
         self.choose(variant)
         self.choose("%d players" % n)

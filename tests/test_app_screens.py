@@ -126,69 +126,22 @@ def test_undo_from_any_screen_is_recorded_and_said(tmp_path):
     assert replay(d.record())[0].scores == [1, 0, 0]
 
 
-def test_resume_replays_the_record_and_drops_a_torn_line(tmp_path):
+def test_resume_replays_the_record_and_keeps_a_torn_line_aside(tmp_path):
+    """A power cut in the middle of a write: the game resumes from the complete lines, the
+    torn bytes are cut off the record and kept, byte for byte, as data/torn-1."""
     d = Driver(tmp_path)
     azul_round1(d)
     d.save()
-    with open(os.path.join(d.data, "current.jsonl"), "a") as f:
-        f.write('{"e": "wall", "p": 1, "til')  # power cut in the middle of a write
+    path = os.path.join(d.data, "current.jsonl")
+    whole = open(path, "rb").read()
+    with open(path, "ab") as f:
+        f.write(b'{"e": "wall", "p": 1, "til')
     d2 = Driver(tmp_path)  # power on again over the same flash
     assert d2.app.session.scores == [1, 0, 0]
     assert type(d2.screen).__name__ == "Scoreboard"
-    assert "last entry lost" in d2.app.text()
-
-
-def test_a_resumed_game_imports_its_entry_screens_ahead(tmp_path, monkeypatch):
-    """After a power-on over a game in play, the idle frames import what the first OK on its
-    scoreboard imports (the entry menu and the game's entry screens), as a new game's set-up
-    does: that press imports nothing (on a Pico each module read from flash costs a press
-    10-30 ms)."""
-    import sys
-    import app as package
-    d = Driver(tmp_path)
-    azul_round1(d)
-    d.save()
-    for name in ("entries", "entry_azul"):  # (as a Pico's resume leaves them: not loaded)
-        monkeypatch.setattr(package, name, getattr(package, name))
-        monkeypatch.delitem(sys.modules, "app." + name)
-    d2 = Driver(tmp_path)
-    assert type(d2.screen).__name__ == "Scoreboard" and "app.entries" not in sys.modules
-    while d2.app.ahead():
-        pass
-    assert "app.entries" in sys.modules and "app.entry_azul" in sys.modules
-    loaded = set(sys.modules)
-    d2.press(OK)
-    assert d2.screen.title == "Round 1" and set(sys.modules) == loaded
-
-
-def test_a_game_resumed_finished_imports_its_entry_screens_only_after_an_undo(tmp_path, monkeypatch):
-    """A power-on over a finished game imports no entry screens: its final standings enter
-    nothing, and neither their idle frames nor the undo from there import them. The
-    scoreboard the undo shows imports them in its idle frames, so its OK imports nothing."""
-    import shutil
-    import sys
-    import app as package
-    for name in ("form", "entries", "entry_5211"):  # (as a Pico's resume leaves them: not loaded)
-        monkeypatch.setattr(package, name, getattr(package, name, None), raising=False)
-        monkeypatch.delitem(sys.modules, "app." + name, raising=False)
-    (tmp_path / "data").mkdir()
-    shutil.copy(os.path.join(os.path.dirname(GOLDEN), "5211_4p.jsonl"), str(tmp_path / "data" / "current.jsonl"))
-    d = Driver(tmp_path)
-    assert type(d.screen).__name__ == "Final"
-    entries = {"app.form", "app.entries", "app.entry_5211"}
-    assert not entries & set(sys.modules)
-    while d.app.ahead():
-        pass
-    loaded = set(sys.modules)
-    d.press(BACK | LONG)
-    assert type(d.screen).__name__ == "Scoreboard" and d.app.text()[-2:] == ["undone:", "end_round"]
-    assert set(sys.modules) == loaded  # (the undo's press)
-    while d.app.ahead():
-        pass
-    assert set(sys.modules) - loaded == entries
-    loaded = set(sys.modules)
-    d.press(OK)
-    assert d.screen.title.startswith("Round ") and set(sys.modules) == loaded
+    assert "last entry lost: kept as torn-1" in " ".join(d2.app.text())
+    assert open(path, "rb").read() == whole
+    assert open(os.path.join(d.data, "torn-1"), "rb").read() == b'{"e": "wall", "p": 1, "til'
 
 
 def test_crash_in_a_screen_is_logged_and_the_game_kept(tmp_path):
@@ -248,8 +201,9 @@ def test_finished_game_goes_to_history(tmp_path):
     d.choose("New game")
     d.press(BACK)
     d.choose("History")
-    assert d.rows() == ["000001"]
+    assert d.rows()[1] == "#1 Azul Red Blue"
     d.press(OK)
+    d.choose("Standings")
     assert type(d.screen).__name__ == "Final" and d.screen.won == replay(
         open(os.path.join(d.data, "history", "000001.jsonl")).read())[0].winners()
 
@@ -275,10 +229,10 @@ def test_filing_a_game_moves_it_into_the_history_and_trims_it_in_the_idle_frames
     assert not os.path.exists(os.path.join(d.data, "current.jsonl"))
     with open(os.path.join(d.data, "filed.jsonl")) as f:
         assert f.read() == record
-    assert d.app.ahead() and d.app.trim
+    assert d.app.ahead() and d.app.keeper.trim_due
     assert sorted(os.listdir(history)) == ["%06d.jsonl" % n for n in (1, 2, 3, 4)]
     assert not os.path.exists(os.path.join(d.data, "filed.jsonl"))
-    assert d.app.ahead() and not d.app.trim
+    assert d.app.ahead() and not d.app.keeper.trim_due
     assert sorted(os.listdir(history)) == ["000003.jsonl", "000004.jsonl"]
     with open(os.path.join(history, "000004.jsonl")) as f:
         assert replay(f.read())[0].finished
@@ -286,10 +240,10 @@ def test_filing_a_game_moves_it_into_the_history_and_trims_it_in_the_idle_frames
 
 def test_the_history_listed_at_boot_names_the_filed_game_with_no_listing_after_it(tmp_path, monkeypatch):
     """With games filed before power-on (a gap among their numbers), the boot lists the
-    history before its first frame: no idle frame lists it (a piece of a listing is a wait
-    for the press that meets it), and the final standings' OK files the game under the
-    number after the newest (moved there in the idle frame after it) and the trim after that
-    drops the oldest, neither listing it."""
+    history before its first frame: no idle frame lists it, and the final standings' OK
+    files the game under the number after the newest (moved there in the idle frame after
+    it) without a listing; the trim after that lists the folder once (the oldest games to
+    drop are found in the listing, never by walking the numbers)."""
     history = tmp_path / "data" / "history"
     history.mkdir(parents=True)
     for n in list(range(3, 12)) + [14]:
@@ -310,9 +264,10 @@ def test_the_history_listed_at_boot_names_the_filed_game_with_no_listing_after_i
         pass
     d.press(OK)
     assert type(d.screen).__name__ == "MainMenu"
-    assert d.app.ahead() and d.app.trim  # moved into the history
-    assert d.app.ahead() and not d.app.trim  # the history trimmed
-    assert not [p for p in listings if p.endswith("history")]
+    assert d.app.ahead() and d.app.keeper.trim_due  # moved into the history
+    del listings[:]
+    assert d.app.ahead() and not d.app.keeper.trim_due  # the history trimmed: one listing
+    assert len([p for p in listings if p.endswith("history")]) == 1
     assert sorted(os.listdir(history)) == ["%06d.jsonl" % n for n in [5, 6, 7, 8, 9, 10, 11, 14, 15]]
     assert replay((history / "000015.jsonl").read_text())[0].finished
 
@@ -374,7 +329,7 @@ def test_final_standings_show_whole_and_add_the_breakdowns_below_later(tmp_path)
     # the game into, and the listing that names it there, came at boot)
     assert frames_ahead == 5 and os.listdir(history) == []
     assert s._next is None
-    assert idle.app.storage.next_in_history("data/history") == "000001.jsonl"
+    assert idle.app.keeper.listed and idle.app.keeper.newest == 0
     assert idle.app.session.finished and os.path.exists(os.path.join(idle.data, "current.jsonl"))
     assert idle.app.text() == first and idle.display.frames == frames  # nothing redrawn
     scroll.press(DOWN)

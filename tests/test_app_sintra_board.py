@@ -56,21 +56,21 @@ def test_board_check_cannot_be_passed_with_one_press(tmp_path):
     assert d.rows() == ["A win ????????", "Track unverified", "Orn A unverified", "Continue"]
     assert d.screen.cursor == 0  # on what must be entered first
     d.choose("Continue")
-    assert d.app.toast == ["enter the A", "windows first"]
+    assert d.app.message == ["enter the A", "windows first"]
     d.press(DOWN, 1)  # back on the windows row
     d.press(OK, 40)
     assert d.screen.title == "A windows L to R"
     assert d.rows()[:2] == ["win 1 ?", "win 2 ?"] and d.rows()[-1] == "save: 8 ? left"
     assert d.screen.cursor == 0  # OK on a "?" does not move on: LEFT/RIGHT sets it
     d.save()
-    assert d.app.toast == ["win 1 is still ?"] and d.screen.cursor == 0
+    assert d.app.message == ["win 1 is still ?"] and d.screen.cursor == 0
     assert not os.path.exists(os.path.join(d.data, "settings.json"))
     assert not os.path.exists(os.path.join(d.data, "current.jsonl"))
     # seven values set, the eighth still "?": still refused, and the cursor goes to it
     for i in range(7):
         d.set("win %d" % (i + 1), WINDOWS["A"][i])
     d.save()
-    assert d.app.toast == ["win 8 is still ?"] and d.screen.cursor == 7
+    assert d.app.message == ["win 8 is still ?"] and d.screen.cursor == 7
     assert not os.path.exists(os.path.join(d.data, "settings.json"))
     d.set("win 8", WINDOWS["A"][7])
     d.save()
@@ -103,6 +103,7 @@ def test_each_side_has_its_own_windows_which_reach_the_record_and_the_score(tmp_
     # side B: its own values, asked for once; side A's are not asked again
     d.press(BACK)
     d.choose("New game")
+    d.choose("put aside")  # (the side A game goes into the History)
     d.choose("Sintra")
     d.choose("side B")
     d.choose("2 players")
@@ -147,14 +148,14 @@ def test_track_and_ornaments_are_confirmed_value_by_value_and_score(tmp_path):
     assert d.rows()[:3] == ["space 1 0", "space 2 -1?", "space 3 -2?"]
     assert d.rows()[12:] == ["space 13 -18", "save: 11 ? left"]  # top and bottom are fixed
     d.save()
-    assert d.app.toast == ["space 2 is still", "?"] and d.screen.cursor == 1
+    assert d.app.message == ["space 2 is still", "?"] and d.screen.cursor == 1
     d.press(OK)  # one OK confirms one value
     assert d.rows()[1] == "space 2 -1" and d.rows()[-1] == "save: 10 ? left"
     rising = list(TRACK)
     rising[8] = -5
     confirm_track(d, rising)
     d.save()
-    assert d.app.toast == ["track rises at", "space 9"]
+    assert d.app.message == ["track rises at", "space 9"]
     assert not os.path.exists(os.path.join(d.data, "settings.json"))  # nothing saved
     d.set("space 9", TRACK[8])
     d.save()
@@ -166,7 +167,7 @@ def test_track_and_ornaments_are_confirmed_value_by_value_and_score(tmp_path):
     d.set("orn 4: win", [6, 7])  # a window may be next to two ornaments; a gap holds one
     d.set("orn 2: win", [5, 6])
     d.save()
-    assert d.app.toast == ["2 ornaments at", "win 5-6"]
+    assert d.app.message == ["2 ornaments at", "win 5-6"]
     d.set("orn 2: win", [3, 4])
     d.save()
     assert settings_of(d)["sintra_ornaments"] == [[1, 2], [3, 4], [5, 6], [6, 7]]

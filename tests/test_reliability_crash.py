@@ -37,7 +37,7 @@ def test_exception_in_draw_is_shown_logged_and_the_game_kept(tmp_path):
     d.screen.draw = broken
     d.press(DOWN)
     assert type(d.screen).__name__ == "Scoreboard"
-    assert d.app.text()[-1].startswith("error: bad cell")  # the toast line, inverse video
+    assert d.app.text()[-1].startswith("error: bad cell")  # the message line, inverse video
     assert d.app.session.result() == before == replay(d.record())[0].result()
     summary, trace = crash_log(d)
     assert summary == ["ZeroDivisionError: bad cell"]

@@ -53,6 +53,15 @@ class FlashDriver(Driver):
         text = self.file("errors.log")
         return text.decode("utf-8").splitlines() if text else []
 
+    def games(self):
+        """The numbers of the games the History shows (the "#N ..." second row of each)."""
+        return [int(r.split()[0][1:]) for r in self.rows()[1::2]]
+
+    def open_game(self):
+        """OK on the History's game under the cursor, then its standings."""
+        self.press(OK)
+        self.choose("Standings")
+
 
 @pytest.fixture
 def board(tmp_path, monkeypatch):
@@ -383,14 +392,15 @@ def test_archiving_past_a_folder_an_unreadable_file_and_a_bad_keep(board):
     d.press(BACK | LONG)  # undo: there is no game, and no record appears without its header
     assert "nothing to undo" in d.said() and d.file("current.jsonl") is None
     d.choose("History")
-    assert d.rows()[:3] == ["000005", "000004", "000002"]
-    d.press(DOWN, 2)
-    d.press(OK)  # the unreadable one: a message, no crash
-    assert type(d.screen).__name__ == "History" and d.app.text()[-2:] == ["000002 line 1:", "not UTF-8"]
+    assert d.games() == [5, 2, 1]  # (the folder named like a game is no game)
+    d.press(DOWN)
+    d.open_game()  # the unreadable one: a message, no crash
+    assert d.screen.title == "#2" and d.app.text()[-2:] == ["#2 line 1: not", "UTF-8 text"]
     bad_keep = "settings: defaults used for history_keep"
-    assert d.errors() == [bad_keep]  # nothing else went wrong
-    d2 = FlashDriver(board)  # and the next boot is a plain one
-    assert type(d2.screen).__name__ == "MainMenu" and d2.errors() == [bad_keep] * 2
+    folder = "data/history/000004.jsonl: not a game file, left as it is"
+    assert d.errors() == [folder, bad_keep]  # nothing else went wrong
+    d2 = FlashDriver(board)  # and the next boot is a plain one: the settings were written again
+    assert type(d2.screen).__name__ == "MainMenu" and d2.errors() == [folder, bad_keep, folder]
 
 
 def test_a_failed_move_to_the_history_keeps_the_game_filed_and_the_next_one_current(board):
@@ -416,7 +426,7 @@ def test_a_failed_move_to_the_history_keeps_the_game_filed_and_the_next_one_curr
     second = d.record()
     d.press(BACK)
     d.choose("New game")  # a third would file the second: refused while the first stays filed
-    for label in ("Azul", "coloured", "2 players", "Red", "Blue", "Red"):
+    for label in ("put aside", "Azul", "coloured", "2 players", "Red", "Blue", "Red"):
         d.choose(label)
     assert d.screen.title == "Start player" and d.app.text()[-2] == "not filed:"
     assert d.record() == second and d.file("filed.jsonl") == record.encode()
@@ -437,7 +447,7 @@ def test_a_power_cut_between_a_filings_two_renames_loses_nothing(board):
     assert type(d2.screen).__name__ == "MainMenu" and d2.errors() == []
     assert d2.file("filed.jsonl") is None and d2.file("history/000002.jsonl") == finished_record(7).encode()
     d2.choose("History")
-    assert d2.rows() == ["000002", "000001"]
+    assert d2.games() == [2, 1]
 
 
 def test_a_game_filed_while_one_still_waits_for_its_idle_frame_goes_after_it(board):
@@ -472,17 +482,17 @@ def test_history_pages_through_a_thousand_games_and_rotation_keeps_fifty(board):
     assert d.app.ahead()  # the idle frame after that trims the history
     assert sorted(os.listdir("data/history")) == ["%06d.jsonl" % n for n in range(952, 1002)]
     d.choose("History")
-    assert d.rows()[0] == "001001" and len(d.rows()) == 16
+    assert d.games()[0] == 1001 and len(d.games()) == 16
     d.press(DOWN, 20)  # past the first page of 16
-    assert d.rows()[d.screen.cursor] == "000981"
-    d.press(OK)
+    assert d.games()[d.screen.cursor] == 981
+    d.open_game()
     assert type(d.screen).__name__ == "Final"
-    d.press(BACK)
-    assert d.rows()[d.screen.cursor] == "000981"  # back on the same page, the same row
+    d.press(BACK, 2)
+    assert d.games()[d.screen.cursor] == 981  # back on the same page, the same row
     d.press(DOWN, 30)  # off the oldest game: round to the newest
-    assert d.rows()[d.screen.cursor] == "001001"
+    assert d.games()[d.screen.cursor] == 1001
     d.press(UP)  # and from the newest to the oldest
-    assert d.rows()[d.screen.cursor] == "000952"
+    assert d.games()[d.screen.cursor] == 952
 
 
 # ---- a full flash: the player makes room on the device ------------------------------------

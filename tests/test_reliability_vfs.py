@@ -25,6 +25,7 @@ from mp_blocks import RamBlocks, Cut
 from hal.storage import Storage
 from rules_core.record import dumps
 from rules_core.session import replay
+from files import read_lines, read_text, recover_lines
 
 KIND = {"lfs": vfs.VfsLfs2, "fat": vfs.VfsFat}[FS]
 COUNT, SIZE = (64, 512) if FS == "lfs" else (256, 512)
@@ -107,7 +108,7 @@ for k in range(TOTAL):
     try:
         st.settle(CUR)  # as the App's boot does: finish or drop an interrupted replace
         st.settle(SET)
-        got = st.recover_lines(CUR)[0] if st.exists(CUR) else []
+        got = recover_lines(st, CUR)[0] if st.exists(CUR) else []
         must = lines_done(done[0])
         if got != LINES[:len(got)]:
             problem = "not_a_prefix"
@@ -115,7 +116,7 @@ for k in range(TOTAL):
             problem = "lost_returned_line"
         elif got and dumps(replay("".join(l + "\n" for l in got))[0].result()) != expect(len(got)):
             problem = "not_a_prefix"
-        settings = st.read_text(SET)
+        settings = read_text(st, SET)
         key = {OLD: "settings_old", NEW: "settings_new", None: "settings_missing"}.get(settings, "settings_other")
         if done[0] == 0 and settings is None:
             key = "settings_old"  # the first settings write never returned: nothing is the old state
@@ -128,7 +129,7 @@ for k in range(TOTAL):
                 got = LINES[:1]
             for l in LINES[len(got):]:
                 st.append_line(CUR, l)
-            final = st.read_lines(CUR)[0]
+            final = read_lines(st, CUR)[0]
             if final != LINES or dumps(replay("".join(l + "\n" for l in final))[0].result()) != full:
                 stats["finish_failed"] += 1
                 stats["examples"].append([k, "finish", len(final)])

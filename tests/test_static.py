@@ -161,3 +161,43 @@ def test_the_layers_import_one_way():
     # the core's run-time imports are built into MicroPython and CircuitPython too
     assert set().union(*(runtime[m] for m in graph if m.startswith("rules_core"))) <= {
         "json", "micropython", "collections"}
+
+
+# The storage's writing methods (hal.storage.Storage), and where they may be called: the
+# keeper (app.keeper) owns every game's life on storage; the file system layers under the
+# Storage (the page's LocalFS, CircuitPython's own storage module in its boot.py) are not it.
+STORAGE_WRITES = {"append_line", "write_atomic", "cut", "rename", "remove", "ensure_dir", "warm",
+                  "settle", "remount", "refresh"}
+STORAGE_OWNERS = {"app.keeper", "hal.storage", "webhal", "circuitpython_boot"}
+
+
+def storage_writes(tree):
+    """(line, receiver.method) of each call of a storage-writing method name on anything but
+    the object itself or the keeper."""
+    import ast
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in STORAGE_WRITES:
+            receiver = ast.unparse(node.func.value)
+            if receiver != "self" and not receiver.endswith("keeper"):
+                out.append((node.lineno, "%s.%s" % (receiver, node.func.attr)))
+    return out
+
+
+def test_only_the_keeper_writes_to_storage():
+    """Nothing else in firmware/ or web/ calls the storage's writing methods, and no screen
+    holds the storage: the App hands it to the keeper and keeps no reference to it."""
+    import ast
+    bad = []
+    for name, path in sorted(project_modules().items()):
+        if name.startswith(("rules_core", "host_tools")) or name in STORAGE_OWNERS:
+            continue
+        tree = ast.parse(open(path, encoding="utf-8").read(), path)
+        bad += ["%s:%d %s" % (name, line, call) for line, call in storage_writes(tree)]
+        if name not in ("main", "webmain", "app.app"):
+            bad += ["%s:%d .storage" % (name, n.lineno) for n in ast.walk(tree)
+                    if isinstance(n, ast.Attribute) and n.attr == "storage"]
+    assert bad == []
+    # the check itself: it sees a write through the App, and lets the keeper's own calls be
+    sample = ast.parse("app.storage.append_line(p, t)\nself.keeper.refresh()\nself.move(1, 2)\n")
+    assert storage_writes(sample) == [(1, "app.storage.append_line")]

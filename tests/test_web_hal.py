@@ -20,6 +20,7 @@ sys.path.insert(0, os.path.join(ROOT, "web"))
 
 import webhal  # noqa: E402
 from webhal import FILE_KEY, LocalFS  # noqa: E402
+from files import read_lines, read_text
 
 
 class Host:
@@ -67,7 +68,7 @@ def test_record_lines_are_stored_as_the_device_appends_them():
     lines = ['{"format": "azul-companion-record", "players": ["Zo\u00eb", "Ben"]}', '{"e": "end_round"}']
     for line in lines:
         st.append_line("data/current.jsonl", line)
-    assert st.read_lines("data/current.jsonl") == (lines, False)
+    assert read_lines(st, "data/current.jsonl") == (lines, False)
     stored = host.items[FILE_KEY + "data/current.jsonl"]
     assert webhal.to_bytes(stored) == "".join(l + "\n" for l in lines).encode("utf-8")
     assert len(stored) == len("".join(l + "\n" for l in lines).encode("utf-8"))  # one character a byte
@@ -100,7 +101,7 @@ def test_a_full_store_refuses_a_write_whole_with_enospc():
     assert host.items == before
     with pytest.raises(OSError):
         st.write_atomic("data/settings.json", "{}\n")
-    assert st.read_lines("data/current.jsonl") == (['{"e": "end_round"}'], False)
+    assert read_lines(st, "data/current.jsonl") == (['{"e": "end_round"}'], False)
 
 
 def test_the_os_calls_storage_makes():
@@ -133,17 +134,21 @@ def test_the_os_calls_storage_makes():
         fs.open("data/history/000001.jsonl", "r")
 
 
-def test_storage_moves_games_into_the_history_folder():
+def test_the_keeper_moves_games_into_the_history_folder():
+    from app.keeper import Keeper
     host = Host()
     st = storage(host)
+    st.ensure_dir("data")
+    k = Keeper(st)
     for n in range(3):
         st.write_atomic("data/current.jsonl", '{"game": %d}\n' % n)
         st.ensure_dir("data/history")
-        st.move_to_history("data/current.jsonl", "data/history")
+        k.put_aside()
+        k.file()
     names = LocalFS(host).listdir("data/history")
     assert sorted(names) == ["000001.jsonl", "000002.jsonl", "000003.jsonl"]
     assert not st.exists("data/current.jsonl")
-    assert st.read_text("data/history/000003.jsonl") == '{"game": 2}\n'
+    assert read_text(st, "data/history/000003.jsonl") == '{"game": 2}\n'
 
 
 # ---- the composition root: the App on the web HAL ----------------------------------------

@@ -15,7 +15,6 @@ from hal.keys import BACK, LONG
 from hal.leds import Leds
 from hal.storage import Storage
 from main import idle
-from rules_core.session import replay
 from webhal import LocalFS, PageButtons, WebDisplay, led_writer
 
 BOARD = "pico"
@@ -85,38 +84,14 @@ class Device:
         return self.file_hex(paths.CURRENT)
 
     def backup_paths(self):
-        """The current record and the finished games, as `pull` copies them off a board."""
-        self.app.file_game()  # the game just filed, where no idle frame came yet
-        found = [paths.CURRENT] if self.storage.exists(paths.CURRENT) else []
-        try:
-            names = self.fs.listdir(paths.HISTORY_DIR)
-        except OSError:
-            names = []
-        found += [paths.HISTORY_DIR + "/" + n for n in sorted(names) if n.endswith(".jsonl")]
-        return "\n".join(found)
+        """The game in play and the history's games, as `pull` copies them off a board."""
+        return "\n".join(sorted(self.app.keeper.backup()))
 
     def open_record(self, name, hex_data):
-        """Make a record file (from the device or the desktop tools) the current game.
-
-        It is checked first: "" when it was opened, else one line saying what is wrong and
-        where; nothing is changed then. The current game is filed into the history as a new
-        game would file it, the record is stored as the current one, and the device boots.
-        """
-        data = binascii.unhexlify(hex_data)
-        parts = data.split(b"\n")
-        lines = [p + b"\n" for p in parts[:-1]]
-        try:
-            warnings = replay(lines + ([parts[-1]] if parts[-1] else []))[1]
-        except ValueError as e:
-            return "%s: %s" % (name, e)
-        self.app.archive()
-        if self.storage.exists(paths.CURRENT):
-            return "%s not opened: the current game could not be filed" % name
-        try:
-            # complete lines only: a torn last line was reported and is left out
-            self.storage.write_atomic(paths.CURRENT, b"".join(lines).decode("utf-8"))
-        except OSError as e:
+        """A record file (from the device or the desktop tools) as the game in play, the one
+        in play put aside: "" when it was opened, else one line saying what is wrong and
+        where, and nothing is changed (Keeper.open_record). The device boots with it."""
+        opened, line = self.app.keeper.open_record(name, binascii.unhexlify(hex_data), self.app.session)
+        if opened:
             self.boot()
-            return "%s not opened: storage error %s" % (name, e.args[0] if e.args else e)
-        self.boot()
-        return "%s: %s" % (name, warnings[0]) if warnings else ""
+        return line

@@ -227,7 +227,7 @@ class ReadBack(Session):
         if have == n:  # the record does not hold this undo yet
             s.undo()
         if len(s.done) != n - 1 or not s.undone or s.undone[-1] != done[n - 1]:
-            raise RecordError("record: %d events, game %d" % (have, n))  # two rows of a toast
+            raise RecordError("record: %d events, game %d" % (have, n))  # two rows of a message
         for i in range(max(done.lo, s.done.lo), n - 1):  # the lines held, as read back
             if s.done[i] != done[i]:
                 raise RecordError("record: event %d differs" % (i + 1))

@@ -24,8 +24,8 @@ def open(app):
         items.append(("Undo", app.undo))
     if s.can_redo():
         items.append(("Redo", app.redo))
-    app.show(EntryMenu(app, "Round %d" % s.round, items))
+    app.replace(EntryMenu(app, "Round %d" % s.round, items))
 
 
 def end_round(app):
-    app.show(Confirm(app, "End round %d" % app.session.round, {"e": "end_round"}))
+    app.replace(Confirm(app, "End round %d" % app.session.round, {"e": "end_round"}))

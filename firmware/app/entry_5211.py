@@ -48,7 +48,7 @@ class Reveal(Form):
 def _new_deck(app):
     """Confirmed as a round's end is: its check, line and scoreboard are made while the
     confirmation shows (Form.ahead), not all in the press that enters it."""
-    return lambda: app.show(Confirm(app, "New deck", {"e": "new_deck"}))
+    return lambda: app.replace(Confirm(app, "New deck", {"e": "new_deck"}))
 
 
 def _play(app, p):
@@ -64,6 +64,6 @@ def _play(app, p):
             for cv in values:
                 if cv and values.count(cv) > left[(cv[0], cv[1])]:
                     raise ValueError("no %s left" % card_text(cv[0], cv[1]))
-        app.show(Reveal(app, "%s %s" % (app.session.players[p], seen), fields, legal=legal,
+        app.replace(Reveal(app, "%s %s" % (app.session.players[p], seen), fields, legal=legal,
                       build=lambda v: {"e": "play", "p": p, "cards": [cv for cv in v if cv]}))
     return show

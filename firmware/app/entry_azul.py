@@ -19,7 +19,7 @@ def actions(app):
         if not s.rules.wall_entered(p):
             items.append(("Wall %s" % s.players[p], _wall(app, p)))
     if s.rules.marker_taker() is None:
-        items.append(("First marker", lambda: app.show(first_menu(app, order))))
+        items.append(("First marker", lambda: app.replace(first_menu(app, order))))
     return items
 
 
@@ -103,7 +103,7 @@ class WallForm(Form):
             row_choices = [("-", None)] + [(colours.label(c), c) for c in COLOURS]
             fields = [RowField(ROWS[r], row_choices) for r in range(5)]
         fields.append(count_field("floor", 0, 7))
-        # the wall as it will be (wall_cells(): colour names, the letters drawn on them), made
+        # the wall as it will be (matrix(): colour names, the letters drawn on them), made
         # by _update() row by row: _cells_at[r] is the index of row r's field they show,
         # bit r of _stale says row r changed since a frame drew it; _shown is what the
         # frame buffer's cells show
@@ -196,8 +196,8 @@ class WallForm(Form):
         if cells is not None:
             self._cells = cells
 
-    def wall_cells(self):
-        """25 colour names or None: the wall as it will be after this entry (LEDs, drawing);
+    def matrix(self):
+        """25 colour names: the wall as it will be after this entry (the 5x5 LEDs, the drawing);
         made when a value changes, so a redraw or an LED frame allocates nothing."""
         return self._cells
 

@@ -46,7 +46,7 @@ def actions(app):
             elif e == "reserve":
                 items.append(("Reserve %s" % s.players[p], _reserve(app, p)))
             elif e == "garden":
-                items.append(("Garden %s" % s.players[p], lambda p=p: app.show(Groups(app, p))))
+                items.append(("Garden %s" % s.players[p], lambda p=p: app.replace(Groups(app, p))))
             elif e == "bonus":
                 items.append(("Bonus %s" % s.players[p], _bonus(app, p)))
     return items
@@ -130,7 +130,7 @@ class Groups(EntryMenu):
         return {"e": "garden", "p": self.p, "groups": self.groups}
 
     def _remove(self, i):
-        return lambda: self.app.show(Groups(self.app, self.p, self.groups[:i] + self.groups[i + 1:]))
+        return lambda: self.app.replace(Groups(self.app, self.p, self.groups[:i] + self.groups[i + 1:]))
 
     def _add(self):
         app = self.app
@@ -150,9 +150,9 @@ class Groups(EntryMenu):
             group_score(g["of"], g["values"])
 
         def save(values):
-            app.show(Groups(app, self.p, self.groups + [group(values)]))
-        app.show(GroupForm(app, "Group", fields, save=save, legal=legal,
-                           back=lambda: app.show(Groups(app, self.p, self.groups))))
+            app.replace(Groups(app, self.p, self.groups + [group(values)]))
+        app.replace(GroupForm(app, "Group", fields, save=save, legal=legal,
+                           back=lambda: app.replace(Groups(app, self.p, self.groups))))
 
 
 class GroupForm(Form):

@@ -33,7 +33,7 @@ def options(app, variant, step, start):
 
     if sintra_board.board(app.settings, variant) and not sintra_board.unverified(app.settings, variant):
         return round_colour([])
-    app.show(sintra_board.BoardMenu(app, variant, lambda: round_colour([])))
+    app.replace(sintra_board.BoardMenu(app, variant, lambda: round_colour([])))
 
 
 def _colour(fn, chosen):
@@ -57,7 +57,7 @@ def actions(app):
         if r.in_play(p):
             items.append(("Broken %s" % s.players[p], _broken(app, p)))
     if not r.start_tile_taken() and any(r.in_play(p) for p in order):
-        items.append(("First from ctr", lambda: app.show(start_tile_menu(app, order))))
+        items.append(("First from ctr", lambda: app.replace(start_tile_menu(app, order))))
     return items
 
 

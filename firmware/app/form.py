@@ -379,4 +379,4 @@ class Opens:
         self.made = None
         if not screen or self.entered != self.app.entered:
             screen = self.make()
-        self.app.show(screen)
+        self.app.replace(screen)

@@ -1,75 +1,55 @@
-"""The history of finished games: newest first, a page at a time (the flash's history is
-read here only, so none of it is on the heap while a game is played)."""
-import paths
+"""The History: every game put aside or finished, newest first, a page at a time, two rows a
+game ("won Ann 74" or "R3 unfinished", then "#12 Azul Ann Ben"); OK on one offers its
+standings, resuming it (unfinished) and deleting it. The games are the keeper's (app.keeper)."""
 from hal.keys import UP, DOWN, OK, BACK, CODE_MASK
-from hal.storage import history_name
-from app.ui import ListScreen
+from rules_core.games import game
+from rules_core import RecordError
+from app.ui import ListScreen, Menu
 from app.scoreboard import Final
-from app.records import why, lines_text
+from app.keeper import why
 
 
-def open_game(storage, n):
-    """The Session of finished game n; ValueError saying why it cannot be shown."""
+def game_rows(n, s):
+    """The two rows of history game n, from its summary (Keeper.summaries)."""
+    if s is None:
+        return ["unreadable", "#%d" % n]
+    key, players, rnd, finished, scores, won = s
     try:
-        from rules_core.session import replay
-        lines = storage.read_lines(paths.HISTORY_DIR + "/" + history_name(n))[0]
-        return replay(lines_text(lines))[0]
-    except OSError as e:
-        raise ValueError("%06d: %s" % (n, why(e)))
-    except ValueError as e:
-        raise ValueError("%06d %s" % (n, e))
-
-
-def history_page(storage, folder, count, below=None, above=None):
-    """Up to `count` history numbers, newest first: the newest ones below `below`, or
-    (with `above`) the oldest ones above it. Holds only the page, never the listing.
-    When every number from the oldest to the newest is a game (games are filed by number
-    and removed oldest first), the page comes from the history's span (Storage.history_span,
-    listed at boot), not from a listing: a Pico's littlefs lists 0.5-1.3 ms an
-    entry."""
-    n, oldest, newest = storage.history_span(folder)
-    if n == newest - oldest + 1:
-        if above is not None:
-            lo = max(oldest, above + 1)
-            hi = min(newest, lo + count - 1)
-        else:
-            hi = newest if below is None else min(newest, below - 1)
-            lo = max(oldest, hi - count + 1)
-        return list(range(hi, lo - 1, -1))
-    up = above is not None
-    page = []  # type: list  # sorted newest first
-    for n, is_dir in storage.history_numbers(folder):
-        if is_dir or (below is not None and n >= below) or (up and n <= above):
-            continue
-        if len(page) < count or (n < page[0] if up else n > page[-1]):
-            i = 0
-            while i < len(page) and page[i] > n:
-                i += 1
-            page.insert(i, n)
-            if len(page) > count:
-                page.pop(0 if up else -1)
-    return page
+        short = game(key).short
+    except RecordError:
+        short = str(key)
+    names = [str(p) for p in players] if type(players) is list else []
+    if rnd is None:
+        first = "result unknown"
+    elif finished:
+        first = "won %s %d" % (", ".join(names[p] for p in won), scores[won[0]]) if won else "final"
+    else:
+        first = "R%d unfinished" % rnd
+    return [first, "#%d %s %s" % (n, short, " ".join(names))]
 
 
 class History(ListScreen):
-    """Past games, newest first; OK shows the standings of one. The folder may hold a
-    thousand games, so the screen holds one page of their numbers and asks for the next
-    when the cursor leaves it (UP/DOWN wrap around the whole history, as a menu does)."""
+    """The folder may hold a thousand games, so the screen holds one page of their numbers
+    and asks for the next when the cursor leaves it (UP/DOWN wrap around the whole history,
+    as a menu does)."""
     PAGE = 16
 
     def __init__(self, app):
         ListScreen.__init__(self, app)
         self.title = "History"
-        app.file_game()  # the game just filed, where no idle frame moved it there yet
         self._page(self.page(), 0)
 
     def page(self, below=None, above=None):
-        """Numbers of finished games, newest first (history_page)."""
-        return history_page(self.app.storage, paths.HISTORY_DIR, self.PAGE, below, above)
+        return self.app.keeper.page(self.PAGE, below, above)
 
     def _page(self, numbers, cursor):
         self.numbers = numbers
-        self.labels = ["%06d" % n for n in numbers] or ["(none)"]
+        self.sums = self.app.keeper.summaries(numbers)
+        rows = []
+        for n in numbers:
+            rows += game_rows(n, self.sums[n])
+        self.labels = rows or ["(none)"]
+        self.span = 2 if numbers else 1
         self.cursor = cursor
         self.top = 0
 
@@ -78,7 +58,6 @@ class History(ListScreen):
 
     def key(self, k):
         base = k & CODE_MASK
-        app = self.app
         nums = self.numbers
         if base == DOWN and nums and self.cursor == len(nums) - 1:
             page = self.page(below=nums[-1]) or self.page()
@@ -87,13 +66,59 @@ class History(ListScreen):
             page = self.page(above=nums[0]) or self.page(above=-1)
             self._page(page, len(page) - 1)
         elif base in (UP, DOWN):
-            self.move(base, len(self.labels))
+            self.move(base, len(nums))
         elif base == OK and nums:
-            try:
-                s = open_game(app.storage, nums[self.cursor])
-            except ValueError as e:
-                app.refuse(str(e))
-                return
-            app.push(Final(app, s, filed=True))
+            self.choose(nums[self.cursor])
         elif base == BACK or base == OK:
-            app.back()
+            self.app.back()
+
+    def choose(self, n):
+        """Game n's menu: its standings, resuming it when unfinished, deleting it."""
+        app = self.app
+        s = self.sums[n]
+        items = [("Standings", lambda: self.standings(n))]
+        if s is None or not s[3]:
+            items.append(("Resume", lambda: app.ask_put_aside(lambda: self.resume(n))))
+        items.append(("Delete", lambda: app.push(Menu(app, "Delete #%d?" % n, [
+            ("delete", lambda: self.delete(n)), ("cancel", app.back)]))))
+        app.push(Menu(app, "#%d" % n, items))
+
+    def standings(self, n):
+        app = self.app
+        try:
+            s = app.keeper.open(n)
+        except ValueError as e:
+            app.refuse(str(e))
+            return
+        app.push(Final(app, s, filed=True))
+
+    def resume(self, n):
+        """Game n back in play, the game in play put aside first."""
+        app = self.app
+        if not app.put_aside():
+            return
+        try:
+            session, message = app.keeper.take(n)
+        except OSError as e:
+            app.log("history game %d not resumed: %s" % (n, e))
+            app.refuse("not resumed: " + why(e))
+            return
+        if session is None:
+            app.home()
+        else:
+            app.play(session)
+        if message:
+            app.say(message, None)
+
+    def delete(self, n):
+        app = self.app
+        try:
+            app.keeper.delete(n)
+        except OSError as e:
+            app.log("history game %d not deleted: %s" % (n, e))
+            app.refuse("not deleted: " + why(e))
+            return
+        app.back()  # (the question)
+        app.back()  # (the game's menu)
+        app.replace(History(app))
+        app.say("#%d deleted" % n)

@@ -1,10 +1,11 @@
 """The NeoPixel frame: what the LEDs say about the game, written only when it changes.
 
-Strip layout (a matrix uses the same indices outside the Azul wall):
+Strip layout (a matrix uses the same indices outside the screen's picture):
   LED p (p < players): player p's colour, full when p has an entry pending, dim otherwise;
   next LED: the start player's colour; next: Sintra's round colour.
   One LED: the colour of the next player to enter (or of the start player).
-A 5x5 matrix shows the wall of the player being entered on the Azul form.
+A 5x5 matrix shows the screen's picture where it has one (the wall being entered on the
+Azul form).
 A refused input flashes every LED red; the final standings chase in the winner's colour.
 Idle (app.idle): a dimmed screen dims every LED to 1/IDLE_DIM; a dark screen darkens them
 all but LED 0, which blinks faintly for BEAT_ON_MS every BEAT_MS ("I am on").
@@ -40,9 +41,9 @@ class LedView:
         self.level = 5
         self.idle = ACTIVE
         self.beat = OFF
-        self.last = None  # (session, flashing, wall, entered) of the frame shown, while it needs no clock
+        self.last = None  # (session, flashing, picture, entered) of the frame shown, while it needs no clock
         self.last_flash = False
-        self.last_wall = None
+        self.last_picture = None
         self.last_entered = -1
         self.scaled = 0  # times the colours were scaled
         self.chased = None  # the chase frames take() got for the next frame (chases())
@@ -90,11 +91,11 @@ class LedView:
             return _CHASE_MS - now % _CHASE_MS
         return FOREVER_MS
 
-    def update(self, now, s, flashing, won, wall, entered, idle=ACTIVE):
+    def update(self, now, s, flashing, won, picture, entered, idle=ACTIVE):
         """Compose the frame and write and show() only what changed. s: the session (or
-        None); won: the winners when the screen is final standings, else None; wall: the Azul
-        wall the screen shows (25 colour names or None), else None; entered: the App's count of
-        entered events (the player LEDs are worked out again when it moves); idle: the
+        None); won: the winners when the screen is final standings, else None; picture: the
+        screen's 5x5 picture (Screen.matrix: 25 colour names or None), else None; entered:
+        the App's count of entered events (the player LEDs are worked out again when it moves); idle: the
         App's idle level."""
         if idle != self.idle:
             self.idle = idle
@@ -102,15 +103,15 @@ class LedView:
         chase = s is not None and s.finished and won is not None
         if idle == BLANK or chase:
             self.last = None  # the blink and the chase move with the clock
-        elif s is self.last and flashing == self.last_flash and wall is self.last_wall \
+        elif s is self.last and flashing == self.last_flash and picture is self.last_picture \
                 and entered == self.last_entered and s is not None:
             return  # the same frame as the one shown (a cursor move on a screen)
         else:
             self.last = s
             self.last_flash = flashing
-            self.last_wall = wall
+            self.last_picture = picture
             self.last_entered = entered
-        if s is not None and not flashing and idle != BLANK and not chase and not (wall is not None and self.matrix):
+        if s is not None and not flashing and idle != BLANK and not chase and not (picture is not None and self.matrix):
             if s is not self.seats_session or entered != self.seats_entered:
                 self.take(self.ahead(s, s.pending()), s, entered)
             w = self.seats  # the frame is the player LEDs as they are
@@ -131,9 +132,9 @@ class LedView:
                 self.leds.show()
                 return
             w = self.want
-            # the wall sets its 25 LEDs itself (the matrix shows it when no other case does)
-            walled = s is not None and not (idle == BLANK or flashing or chase)
-            for i in range(25 if walled else 0, self.n):
+            # the picture sets its 25 LEDs itself (the matrix shows it when no other case does)
+            pictured = picture is not None and self.matrix and not (idle == BLANK or flashing or chase)
+            for i in range(25 if pictured else 0, self.n):
                 w[i] = OFF
             if idle == BLANK:
                 if self.count and now % BEAT_MS < BEAT_ON_MS:
@@ -144,14 +145,14 @@ class LedView:
                     w[i] = red
             elif chase:
                 self._chase(w, (now // _CHASE_MS) % 3, won)
-            elif walled:  # the Azul wall the screen shows: 25 colour names or None, row by row
+            elif pictured:  # the screen's 5x5 picture: 25 colour names or None, row by row
                 full = self.full
                 for i in range(25):
-                    name = wall[i]
+                    name = picture[i]
                     w[i] = full[name] if name else OFF
         if w == self.shown:  # compared in one call: most frames change nothing or a few LEDs
             return
-        self.leds.set_changed(w, self.shown)  # (a form's wall: up to 25 LEDs)
+        self.leds.set_changed(w, self.shown)  # (a form's picture: up to 25 LEDs)
         self.leds.show()
 
     def ahead(self, s, waiting):

@@ -112,7 +112,7 @@ class Scoreboard(_Board):
 
 class Final(_Board):
     """Standings, winners, tie-break, then each player's breakdown. OK/BACK leave: the
-    current game moves to the history; a game opened from the history (filed) goes back.
+    game in play moves to the history; a game opened from the history (filed) goes back.
 
     The press that opens it makes the rows of the first screen; the breakdowns below come
     a player at a time in the idle frames after it (ahead()), or at the first scroll that
@@ -191,5 +191,5 @@ class Final(_Board):
     def leave(self, base):
         if self.filed:
             self.app.back()
-        elif self.app.archive():  # leaving the finished current game files it (undo works until then)
+        elif self.app.put_aside():  # leaving the finished game files it (undo works until then)
             self.app.home()

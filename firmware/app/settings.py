@@ -6,10 +6,6 @@ The Sintra board values (app.sintra_board) are stored only once the owner has en
 confirmed them on the device: a key present is a confirmed value, a key absent is not entered
 yet (windows) or the inferred table, unverified (track, ornaments).
 """
-import json
-
-import paths
-
 # history_keep: finished games kept in data/history; older ones are removed (flash is small)
 # dim_after, blank_after: seconds without a key before the display dims / goes dark (0: never)
 DEFAULTS = {"brightness": 3, "symbols": True, "history_keep": 50, "dim_after": 120, "blank_after": 600}
@@ -45,6 +41,22 @@ def _ok(k, v, leds):
         return v in LAYOUTS
     if k in SINTRA:
         return sintra_problem(k, v) is None
+    return _plain(v)
+
+
+def _plain(v):
+    """True when v writes back as JSON: no NaN or infinity (which json.loads reads) in it."""
+    t = type(v)
+    if t is float:
+        return v == v and v - v == 0
+    if t is list:
+        for x in v:
+            if not _plain(x):
+                return False
+    if t is dict:
+        for k in v:
+            if not _plain(v[k]):
+                return False
     return True
 
 
@@ -96,20 +108,21 @@ def check(saved, board):
     return s, bad
 
 
-def load(storage, board, log):
-    """The settings from flash over the defaults; a bad file or field is logged, never raised."""
-    saved = {}
-    try:
-        storage.settle(paths.SETTINGS)  # a save the power cut: the old text or the new
-        text = storage.read_text(paths.SETTINGS)
-        if text is not None:
-            saved = json.loads(text)
-    except (OSError, ValueError) as e:  # ValueError: JSON, and UnicodeError is one too
-        log("settings unreadable, defaults used: %s" % (e,))
-        saved = {}
-    s, bad = check(saved, board)
-    if bad:
-        log("settings: defaults used for %s" % ", ".join(bad))
+def load(keeper, board):
+    """The settings from flash over the defaults. A file that is not an object of settings
+    (too big, not UTF-8, not JSON, nested too deep), or a field of it, is logged and written
+    again as the settings in use; never raised."""
+    saved, problem = keeper.read_settings()
+    s, bad = check({} if saved is None else saved, board)
+    if problem:
+        keeper.log("settings unreadable, defaults used: %s" % problem)
+    elif bad:
+        keeper.log("settings: defaults used for %s" % ", ".join(bad))
+    if problem or bad:
+        try:
+            keeper.save_settings(as_text(s))
+        except OSError as e:
+            keeper.log("settings not written again: %s" % (e,))
     return s
 
 
@@ -120,9 +133,9 @@ def save(app, changes, text=None):
     new = dict(app.settings)
     new.update(changes)
     try:
-        app.storage.write_atomic(paths.SETTINGS, text or as_text(new))
+        app.keeper.save_settings(text or as_text(new))
     except OSError as e:
-        from app.records import why
+        from app.keeper import why
         app.log("settings not saved: %s" % (e,))
         app.refuse("not saved: " + why(e))
         return False

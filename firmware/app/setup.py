@@ -1,32 +1,18 @@
 """New game: game -> variant -> number of players -> names -> start player (where the game
 has one) -> the game's own set-up steps (Sintra: board check once, round colours I..VI)
--> the scoreboard.
+-> the scoreboard (the game in play, if any, put aside then: App.new_game).
 
 Each step is a menu offering only what the rules allow. The first step is pushed over the
 main menu and each later one replaces it, so BACK at any step returns to the main menu.
 The games and their variants come from rules_core.games; the start player goes into the
-record as options.start. Once the game is chosen, what the later steps and the start of the
-game import is imported ahead (App.expect): the last step's press waits for no flash. On
-the last step, the game the choice under the cursor starts is made in idle frames (its
-header line, session and scoreboard: Start, ready()), so its press only files the previous
-game, puts the header on flash and shows the scoreboard; a choice changed meanwhile lets it go.
+record as options.start. On the last step, the game the choice under the cursor starts is
+made in idle frames (its header line, session and scoreboard: Start, ready()), so its press
+only puts the game in play aside, puts the header on flash and shows the scoreboard; a
+choice changed meanwhile lets it go.
 """
 from rules_core.games import games, keep
 from app.ui import Menu
 from app import colours
-
-# the screens a game's own set-up steps (app.entry_<key>.options) import
-OWN_STEPS = {"sintra": ("app.sintra_board",)}
-
-
-def needs(g):
-    """The modules the presses from the choice of game g to its scoreboard's entry menu
-    import, leaves first: the game's rules (the registry and the rules base came with the
-    game menu), the forms and its entry screens (whose options() run its own set-up steps),
-    the record and the session (App.new_game), the entry menu and the scoreboard."""
-    return ((g.module, "app.form", "app.entry_" + g.key) + OWN_STEPS.get(g.key, ())
-            + ("rules_core.record", "rules_core.session", "app.current", "app.entries", "app.scoreboard"))
-
 
 def start(app):
     def step(title, items):
@@ -36,7 +22,6 @@ def start(app):
 
     def pick_game(key):
         g = cfg["game"] = keep(key)  # (the game's start and screens ask for it again)
-        app.expect(needs(g))
         step("Variant", [(g.labels[i], _bind(pick_variant, g.variants[i])) for i in range(len(g.variants))])
 
     def pick_variant(v):
@@ -67,7 +52,7 @@ class Start:
     known): its press starts it, or first shows the game's own set-up steps
     (app.entry_<key>.options, for the variants in its STEPS), whose last choices are Starts
     with the options. While the cursor rests on one that starts the game, the idle frames
-    make the game ahead (Step.ahead, ready()): the press files the previous game, puts the
+    make the game ahead (Step.ahead, ready()): the press puts the game in play aside, puts the
     header on flash and shows the scoreboard (App.new_game)."""
 
     def __init__(self, app, cfg, names, first, options=None):
@@ -124,7 +109,7 @@ def ready(app, cfg, args, draw=True):
         cfg["made"] = made = [args, dumps(header), header, None, None]
     elif made[3] is None:
         from app.current import ReadBack
-        made[3] = ReadBack(made[2], app.records.current_lines)  # (its lines read back from flash)
+        made[3] = ReadBack(made[2], app.keeper.lines)  # (its lines read back from flash)
     elif made[4] is None:
         made[4] = app.home_screen(session=made[3])
         return draw
@@ -146,7 +131,7 @@ class Step(Menu):
 
 def menu(app, title, items):
     """Show a set-up step: it replaces the one before (BACK returns to the main menu)."""
-    app.show(Step(app, title, items))
+    app.replace(Step(app, title, items))
 
 
 def module(key):

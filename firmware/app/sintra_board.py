@@ -79,7 +79,6 @@ class BoardForm(Form):
         self._left = -1  # the count of "?" the save row shows
         self._text = None  # (settings, values, the settings' text with them): ahead()
         Form.__init__(self, app, title, fields, save=self._save, legal=_any)
-        app.expect(app.SETTINGS_WRITER)  # what its save imports
 
     def _update(self):
         """The rows of the readings whose value or "?" changed, and the save row when the

@@ -1,6 +1,4 @@
-"""Settings and button test (the main menu's Settings; loaded when chosen). The forms
-(app.form) are imported in the idle frames while the Settings menu shows: not in its press."""
-import paths
+"""The main menu, the Settings and the button test."""
 from hal.keys import NAMES, CODE_MASK, LONG, REPEAT, BACK
 from app.ui import Menu, Screen
 
@@ -17,9 +15,30 @@ def _sintra_board():
     return sintra_board
 
 
+class MainMenu(Menu):
+    """Resume (a game is in play), New game, History, Settings: each loads its screens when
+    chosen, so the menu alone is all the first frame holds."""
+
+    def __init__(self, app):
+        items = [("Resume", lambda: app.play(app.session))] if app.session is not None else []
+        items += [("New game", lambda: app.ask_put_aside(lambda: _setup().start(app))),
+                  ("History", lambda: app.push(_history().History(app))),
+                  ("Settings", lambda: app.push(Settings(app)))]
+        Menu.__init__(self, app, "Azul Companion", items)
+
+
+def _setup():
+    from app import setup
+    return setup
+
+
+def _history():
+    from app import history
+    return history
+
+
 class Settings(Menu):
     def __init__(self, app):
-        app.expect(("app.form",))
         Menu.__init__(self, app, "Settings", [
             ("LEDs & symbols", lambda: app.push(led_form(app))),
             ("Display", lambda: app.push(display_form(app))),
@@ -76,7 +95,7 @@ def display_form(app):
 
 
 def history_form(app):
-    """How many finished games the flash keeps (the oldest beyond go at the next archive).
+    """How many finished games the flash keeps (the oldest beyond go when the next is filed).
     Fewer makes room at once when the flash is full, once the player confirms the loss."""
     from app.form import Form, count_field
     from app.settings import HISTORY_KEEP_MAX
@@ -84,7 +103,8 @@ def history_form(app):
 
     def save(values):
         keep = values[0]
-        extra = app.storage.history_span(paths.HISTORY_DIR)[0] - keep
+        app.keeper.list_history()
+        extra = app.keeper.count - keep
         if extra <= 0:
             _keep_games(app, keep, 1)
             return
@@ -96,9 +116,9 @@ def history_form(app):
 
 def _keep_games(app, keep, screens):
     """Drop the oldest games beyond `keep`, store the setting, close `screens` screens."""
-    from app.records import why
+    from app.keeper import why
     try:
-        removed = app.storage.rotate_history(paths.HISTORY_DIR, keep)
+        removed = app.keeper.trim(keep)
     except OSError as e:
         app.log("history not trimmed: %s" % (e,))
         app.refuse("not deleted: " + why(e))

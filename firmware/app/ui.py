@@ -161,10 +161,10 @@ class Canvas:
             self._put(i, s, inverted, width)  # else the buffer holds this row already
         self.note(s)
 
-    def lines(self, fit, top, cursor, width):
+    def lines(self, fit, top, cursor, width, span=1):
         """A list's rows, as row() for each but in one call (most rows of a frame hold their
-        text already): fit[0] on row 0, fit[top + i] on row i below it, fit[cursor + 1]
-        inverted; each cut to `width` pixels already."""
+        text already): fit[0] on row 0, fit[top + i] on row i below it, the `span` rows of
+        item `cursor` inverted; each cut to `width` pixels already."""
         held = self.held
         held_w = self.held_w
         held_inv = self.held_inv
@@ -172,7 +172,7 @@ class Canvas:
         k = min(self.rows, len(fit) - top)
         for i in range(k):
             s = fit[top + i if i else 0]
-            inverted = i > 0 and top + i == cursor + 1
+            inverted = i > 0 and (top + i - 1) // span == cursor
             self.seen[i] = 1
             if held_w[i] != width or held_inv[i] != inverted or held[i] != s:
                 self._put(i, s, inverted, width)
@@ -210,8 +210,9 @@ class Screen:
     def draw(self, cv):
         pass
 
-    def wall_cells(self):
-        """25 colour names or None when the screen shows an Azul wall (the LED matrix copies it)."""
+    def matrix(self):
+        """25 colour names (row by row, None: dark) that a 5x5 LED matrix shows with this
+        screen (an Azul wall being entered), else None."""
         return None
 
     def winners(self):
@@ -232,6 +233,7 @@ class ListScreen(Screen):
     the rows it cut to the screen width, so redrawing an unchanged screen allocates nothing.
     """
     title = ""
+    span = 1  # rows an item takes (the cursor inverts them all)
     _fit = []  # type: list  # [title, rows...] cut to _fit_n characters (replaced, never changed here)
     _fit_src = None   # the rows() list and title _fit was made from
     _fit_title = None
@@ -274,12 +276,14 @@ class ListScreen(Screen):
         x_end = self.width(cv)
         fit = self.fitted(x_end // 8)
         visible = cv.rows - 1
-        if self.cursor is not None:  # keep the cursor on screen
-            if self.cursor < self.top:
-                self.top = self.cursor
-            elif self.cursor >= self.top + visible:
-                self.top = self.cursor - visible + 1
-        cv.lines(fit, self.top, self.cursor, x_end)
+        span = self.span
+        if self.cursor is not None:  # keep the cursor's rows on screen
+            first = self.cursor * span
+            if first < self.top:
+                self.top = first
+            elif first + span > self.top + visible:
+                self.top = first + span - visible
+        cv.lines(fit, self.top, self.cursor, x_end, span)
         cv.d.hline(0, 7, x_end, 1)
 
 

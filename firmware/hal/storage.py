@@ -1,18 +1,15 @@
-"""Storage on the board's flash: an append-only record, atomic settings, a history folder.
+"""Files on the board's flash: whole lines appended, files replaced atomically, renamed,
+removed, read a piece at a time and listed. What the files mean is app.keeper's.
 
 Power may fail at any byte and the flash may fill up. The rules that make that safe:
-- the record only grows, one whole line per append_line() call, flushed (and os.sync'ed
-  where the runtime has it) before it returns. A write that fails (flash full, I/O error)
-  is cut back to where its line began before the error is raised, so the file ends on a
-  complete line; if even that cut fails, the next append_line() to the file retries it and
-  refuses while it cannot. A power cut leaves at most one torn last line, which
-  read_lines() drops and recover_lines() cuts off the file;
-- settings are written to path + ".tmp" and renamed over path, so a reader sees the old
-  or the new text, never a mix (rename is atomic on littlefs; FAT replaces a file by
-  removing it, then renaming, and settle() finishes that at the next boot);
-- the history folder is never listed whole (a board keeps a thousand finished games in a
-  heap of a few hundred KB): one pass over os.ilistdir (os.listdir where there is none)
-  counts and finds the newest, once, in pieces (scan_history), or keeps one page of numbers.
+- a file of lines only grows, one whole line per append_line() call, flushed (and
+  os.sync'ed where the runtime has it) before it returns. A write that fails (flash full,
+  I/O error) is cut back to where its line began before the error is raised, so the file
+  ends on a complete line; if even that cut fails, the next append_line() to the file
+  retries it and refuses while it cannot. A power cut leaves at most one torn last line;
+- write_atomic() writes path + ".tmp" and renames it over path, so a reader sees the old or
+  the new text, never a mix (rename is atomic on littlefs; FAT replaces a file by removing
+  it, then renaming, and settle() finishes that at the next boot).
 A file is shortened with its truncate() where it has one (CPython); MicroPython's files have
 none, so there the kept bytes are copied to path + ".tmp", which is renamed over path.
 
@@ -23,7 +20,6 @@ listdir, and sync when present. Storage(fs_open, fs_os) lets tests and other fro
 import os
 
 TMP_SUFFIX = ".tmp"
-HISTORY_EXT = ".jsonl"
 _DIR = 0x4000  # the directory bit of a stat / ilistdir mode
 WARM_BYTES = 1024  # warm(): more than littlefs stores inline, so a block is allocated
 # refresh(): the blocks allocated since littlefs last walked the flash before the next walk is
@@ -61,19 +57,6 @@ def lfs_remount():
     return True
 
 
-def history_name(n):
-    """The file name of history game n: zero-padded, so that names sort as numbers."""
-    return "%06d%s" % (n, HISTORY_EXT)
-
-
-def history_number(name):
-    """The number of a history file name ("000007.jsonl" -> 7), else None."""
-    if not name.endswith(HISTORY_EXT):
-        return None
-    stem = name[:-len(HISTORY_EXT)]
-    return int(stem) if stem and stem.isdigit() else None
-
-
 class Storage:
     def __init__(self, fs_open=open, fs_os=os, remount=lfs_remount):
         self._open = fs_open
@@ -81,11 +64,6 @@ class Storage:
         self._remount = remount  # None where it found nothing to mount again (refresh)
         self.allocated = 0  # blocks allocated since littlefs last walked the flash (refresh)
         self._torn = {}  # path -> length its file must be cut back to before the next append
-        # the history's span as a listing finds it: [folder, count, oldest, newest, the listing
-        # under way (None once done), whether it met a folder named like a game] (scan_history),
-        # kept up to date by this Storage's own moves into the folder and removals from it; []
-        # until a listing starts
-        self._span = []  # type: list
 
     def _sync(self):
         sync = getattr(self._os, "sync", None)
@@ -144,7 +122,7 @@ class Storage:
     def size(self, path):
         return self._os.stat(path)[6]
 
-    def move(self, src, dst):
+    def rename(self, src, dst):
         self._os.rename(src, dst)
         self._torn.pop(src, None)  # a cut still owed went with the file (its reader drops a torn line)
         self._sync()
@@ -232,65 +210,27 @@ class Storage:
         except OSError:
             pass
 
-    def _read(self, path):
-        """The whole file as bytes; a missing file reads as b""."""
-        try:
-            with self._open(path, "rb") as f:
-                return f.read()
-        except OSError:
-            if self.exists(path):
-                raise  # there but unreadable: not the same as missing
-            return b""
-
-    def read_at(self, path, at, size):
-        """Up to `size` bytes of path from byte `at` (b"" past its end): a file read a piece
-        at a time, not held open between pieces."""
+    def read(self, path, at=0, size=-1):
+        """Up to `size` bytes of path from byte `at` (all of them: -1; b"" past its end): a
+        file read a piece at a time, not held open between pieces. OSError when it is
+        missing or unreadable."""
         with self._open(path, "rb") as f:
             seek = getattr(f, "seek", None)
             if seek is None:  # (the web page's files, the test doubles) read whole
-                return f.read()[at:at + size]
-            seek(at)
-            return f.read(size)
+                data = f.read()
+                return data[at:] if size < 0 else data[at:at + size]
+            if at:
+                seek(at)
+            return f.read() if size < 0 else f.read(size)
 
-    def read_lines(self, path):
-        """(complete lines without "\\n", torn) ; torn is True when a final partial line was dropped.
-
-        A missing file reads as ([], False). A complete line that is not UTF-8 raises
-        ValueError("line N: not UTF-8").
-        """
-        parts = self._read(path).split(b"\n")
-        torn = len(parts[-1]) > 0  # text after the last "\n" never got its end
-        lines = []
-        for i in range(len(parts) - 1):
-            try:
-                lines.append(parts[i].decode("utf-8"))
-            except UnicodeError:
-                raise ValueError("line %d: not UTF-8" % (i + 1))
-        return lines, torn
-
-    def recover_lines(self, path):
-        """read_lines(), and if the last line was torn, cut it off the file so the next
-        append starts on a fresh line. A cut that fails (a full flash) is retried by the
-        next append_line(); the lines are returned either way."""
-        lines, torn = self.read_lines(path)
-        if torn:
-            length = 0
-            for line in lines:
-                length += len(line.encode("utf-8")) + 1
-            try:
-                self.cut(path, length)
-            except OSError:
-                self._torn[path] = length
-        return lines, torn
-
-    # -- whole files replaced atomically --
-
-    def write_atomic(self, path, text):
-        """Replace path's content with text: write path.tmp, flush, rename over path."""
+    def write_atomic(self, path, data):
+        """Replace path's content with `data` (a str, bytes, or an iterable of either, written
+        a piece at a time): write path.tmp, flush, rename over path."""
         tmp = path + TMP_SUFFIX
         try:
             with self._open(tmp, "wb") as f:
-                f.write(text.encode("utf-8"))
+                for piece in ((data,) if type(data) in (str, bytes, bytearray) else data):
+                    f.write(piece.encode("utf-8") if type(piece) is str else piece)
                 f.flush()
             self._sync()
         except OSError:
@@ -315,20 +255,10 @@ class Storage:
         (FAT replaces by remove, then rename) and becomes path; any other is removed."""
         tmp = path + TMP_SUFFIX
         if self.exists(tmp):
-            if not self.exists(path) and self._read(tmp)[-1:] == b"\n":
-                self.move(tmp, path)
+            if not self.exists(path) and self.size(tmp) and self.read(tmp, self.size(tmp) - 1)[-1:] == b"\n":
+                self.rename(tmp, path)
             else:
                 self.remove(tmp)
-
-    def read_text(self, path, default=None):
-        """Whole file as str, or default when it does not exist."""
-        try:
-            with self._open(path, "rb") as f:
-                return f.read().decode("utf-8")
-        except OSError:
-            return default
-
-    # -- history: finished games numbered 1, 2, ... ("000001.jsonl"), never listed whole --
 
     def ensure_dir(self, folder):
         """Make folder unless something by that name is there: one stat when it is (a
@@ -336,125 +266,21 @@ class Storage:
         if not self.exists(folder):
             self._os.mkdir(folder)
 
-    def history_numbers(self, folder):
-        """(number, is_dir) of folder's history entries, one at a time (none when the folder
-        is missing); is_dir is known only with os.ilistdir (else False)."""
+    def entries(self, folder):
+        """(name, is_dir) of each entry of folder, one at a time, in one pass (none when the
+        folder is missing): os.ilistdir where the runtime has it (MicroPython), else
+        os.listdir and a stat an entry."""
         ilistdir = getattr(self._os, "ilistdir", None)
         try:
-            entries = ilistdir(folder) if ilistdir is not None else self._os.listdir(folder)
+            listing = ilistdir(folder) if ilistdir is not None else self._os.listdir(folder)
         except OSError:
             return
-        for e in entries:
-            is_dir = False
+        for e in listing:
             if ilistdir is not None:
-                is_dir = e[1] & _DIR != 0
-                e = e[0]
-            n = history_number(e)
-            if n is not None:
-                yield n, is_dir
-
-    def scan_history(self, folder, entries=4):
-        """A piece of the listing history_span() answers from: up to `entries` entries of
-        folder (a Pico's littlefs takes ~0.5-1.3 ms an entry), for an idle frame; True while
-        more is left. Done, the span is kept: this Storage's own moves into the folder and
-        removals from it keep it as a listing would find it, so a listing is made once
-        (another folder asked starts it again). Never raises: a listing that fails is
-        dropped, and history_span() meets the error."""
-        try:
-            return self._list(folder, entries)
-        except OSError:
-            return False
-
-    def _list(self, folder, entries):
-        h = self._span
-        if not h or h[0] != folder:
-            h = self._span = [folder, 0, 0, 0, self.history_numbers(folder), False]
-        listing = h[4]
-        if listing is not None:
-            try:
-                for n, is_dir in listing:
-                    if n > h[3]:
-                        h[3] = n
-                    if not is_dir:
-                        if not h[1] or n < h[2]:
-                            h[2] = n
-                        h[1] += 1
-                    else:
-                        h[5] = True
-                    entries -= 1
-                    if not entries:
-                        return True
-            except OSError:
-                self._span = []  # (the next call lists from the start)
-                raise
-            h[4] = None
-        return False
-
-    def history_span(self, folder):
-        """(count, oldest, newest) of the history files, (0, 0, 0) when there are none;
-        newest also counts a folder named like a game (the next name must be free); after a
-        rotation, oldest is where it stopped (no game is older). The listing not yet made
-        ahead (scan_history) is finished here."""
-        self._list(folder, 1 << 30)
-        h = self._span
-        return h[1], h[2], h[3]
-
-    def next_in_history(self, folder):
-        """The name the next game moved into folder takes (history_span)."""
-        return history_name(self.history_span(folder)[2] + 1)
-
-    def move_to_history(self, path, folder):
-        """Move a finished record into folder under the next number; returns its name. A
-        file by that name (the folder changed behind this Storage) has the folder listed
-        again: nothing is overwritten. The folder is made when the move finds none (a stat
-        before each move would cost a Pico's littlefs 1-2 ms)."""
-        dst = folder + "/" + self.next_in_history(folder)
-        if self.exists(dst):
-            self._span = []
-            dst = folder + "/" + self.next_in_history(folder)
-        try:
-            self.move(path, dst)
-        except OSError:
-            if self.exists(folder):
-                raise
-            self._os.mkdir(folder)
-            self.move(path, dst)
-        h = self._span
-        h[1] += 1
-        h[3] += 1
-        if h[1] == 1:
-            h[2] = h[3]
-        return dst[len(folder) + 1:]
-
-    def rotate_history(self, folder, keep):
-        """Remove the oldest history files so that at most `keep` (at least 1) remain; the
-        newest is never removed. Returns how many were removed. Files are removed by number
-        upward from the oldest, so no listing is held; a number with no file is a gap, and a
-        file that will not go stops counting. littlefs's remove takes an empty folder as it
-        takes a file: where the listing met a folder named like a game, each number is stat'ed
-        before its removal and a folder is kept (a stat costs a Pico's littlefs 1-2 ms; the
-        common history pays none). Where there is no ilistdir to tell folders, remove refuses
-        one (FAT, CPython)."""
-        keep = max(1, keep)
-        count, n, newest = self.history_span(folder)
-        h = self._span
-        look = h[5]
-        removed = 0
-        while count > keep and n < newest:
-            path = folder + "/" + history_name(n)
-            try:
-                if not (look and self._os.stat(path)[0] & _DIR):
-                    self._os.remove(path)
-                    removed += 1
-                    count -= 1
-            except OSError as e:
-                if e.args[0] != 2:  # not ENOENT: there, but not a game we can drop
-                    count -= 1
-                    h = self._span = []  # (the span no longer says what is there: listed again)
-            n += 1
-            if h:
-                h[1] = count
-                h[2] = n  # (a gap above is no game: the oldest is at n or above)
-        if removed:
-            self._sync()
-        return removed
+                yield e[0], e[1] & _DIR != 0
+            else:
+                try:
+                    is_dir = self._os.stat(folder + "/" + e)[0] & _DIR != 0
+                except OSError:
+                    continue  # (gone since the listing)
+                yield e, is_dir
