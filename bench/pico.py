@@ -107,6 +107,7 @@ PROFILE = [
     ("app.app", "App", "enter", "App.enter"),
     ("app.app", "App", "home", "App.home"),
     ("app.app", "App", "undo", "App.undo"),
+    ("app.scoreboard", "", "screen_for", "screen_for"),
     ("app.app", "App", "home_screen", "App.home_screen"),
     ("app.app", "", "describe", "describe"),
     ("app.history", "History", "__init__", "History.__init__"),

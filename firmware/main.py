@@ -89,7 +89,7 @@ def idle(app, work=None):
         return (work or app.ahead)()
     except Exception as e:
         app.stalled = True
-        app.log_error(e)
+        app.keeper.log_error(e)
         return False
 
 

@@ -5,7 +5,7 @@ import json
 
 from test_app_games import Driver, NAMES, end_round, play_azul, play_garden, garden_events, \
     play_sintra, sintra_events, ROUND_COLOURS, board_check
-from app.app import wrap
+from app.ui import wrap
 from app import form
 from hal.keys import DOWN, LEFT, RIGHT, OK
 

@@ -14,7 +14,7 @@ import sys
 
 from hal.compat import const
 from hal.keys import BACK, LONG
-from app.ui import Canvas, Menu
+from app.ui import Canvas, Menu, wrap
 from app.leds import LedView
 from app.idle import Idle, BLANK
 from app.keeper import Keeper, why, ON_BOARD
@@ -57,22 +57,6 @@ def other_games(game):
     of one game (module bytecode loaded from .mpy files lives on the heap)."""
     from rules_core.games import modules
     return [m for key, rules in modules() if key != game for m in (rules, "app.entry_" + key)]
-
-
-def wrap(text, n, rows):
-    """text in at most `rows` rows of n characters, each broken at a space where one fits
-    (the last row cut when there is more)."""
-    out = []  # type: list[str]
-    while len(text) > n and len(out) < rows - 1:
-        cut = text.rfind(" ", 0, n + 1)
-        if cut <= 0:
-            out.append(text[:n])
-            text = text[n:]
-        else:
-            out.append(text[:cut])
-            text = text[cut + 1:]
-    out.append(text if len(text) <= n else text[:n])
-    return out
 
 
 class App:
@@ -258,31 +242,16 @@ class App:
             made.leds = None  # (taken: the screen holds them no longer)
         self.push(made)
 
+    def home_screen(self, state=None, session=None):
+        """The scoreboard or final standings of `session` (default: the game in play), made
+        for `state` where given (app.scoreboard.screen_for)."""
+        from app.scoreboard import screen_for
+        return screen_for(self, session or self.session, state)
+
     def main_menu(self):
         """The main menu over the game in play (its Resume goes back)."""
         from app.system import MainMenu
         self.push(MainMenu(self))
-
-    def home_screen(self, state=None, session=None):
-        """The scoreboard of `session` (default: the game in play), or its final standings
-        once it is finished. With `state` (a Session.trial() the session has not taken yet):
-        the screen for the game once it takes that state, made ahead in an idle frame; the
-        session stays as it is. A scoreboard makes the player LEDs of the state it shows
-        (LedView.ahead), final standings made ahead the frames of their chase
-        (LedView.chases), which home() hands over."""
-        from app import scoreboard
-        s = session or self.session
-        live = s.rules
-        s.rules = state or live  # what the screen reads of the game, while it is made
-        try:
-            if not s.finished:
-                return scoreboard.Scoreboard(self, s)
-            screen = scoreboard.Final(self, s)
-            if state is not None:  # its press shows the LEDs' chase
-                screen.leds = self.ledview.chases(screen.won)
-            return screen
-        finally:
-            s.rules = live
 
     # ---- idle work ----
     def held(self):
@@ -330,27 +299,9 @@ class App:
     def crash(self, e):
         """An exception in a screen: log it and its traceback, say so, back to the
         scoreboard, the game intact."""
-        self.log_error(e)
+        self.keeper.log_error(e)
         self.home()
         self.say("error: %s" % (e,))
-
-    def log_error(self, e):
-        """An exception's summary line and its traceback, indented, in data/errors.log."""
-        self.log("%s: %s" % (type(e).__name__, e))
-        try:  # its traceback (sys.print_exception on MicroPython, traceback on CPython)
-            import io
-            buf = io.StringIO()
-            print_exception = getattr(sys, "print_exception", None)  # MicroPython
-            if print_exception is not None:
-                print_exception(e, buf)
-            else:
-                import traceback  # type: ignore[import-not-found]  # CPython (not in the board's stubs)
-                traceback.print_exception(type(e), e, e.__traceback__, file=buf)
-            lines = buf.getvalue().splitlines()
-        except Exception:  # out of memory while logging a crash: the summary line is enough
-            lines = []
-        for line in lines:
-            self.log("  " + line)
 
     # ---- the frame ----
     def step(self, now, key):

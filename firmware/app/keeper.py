@@ -505,6 +505,24 @@ class Keeper:
         except OSError:
             pass
 
+    def log_error(self, e):
+        """An exception's summary line and its traceback, indented, in data/errors.log."""
+        self.log("%s: %s" % (type(e).__name__, e))
+        try:  # its traceback (sys.print_exception on MicroPython, traceback on CPython)
+            import io
+            buf = io.StringIO()
+            print_exception = getattr(sys, "print_exception", None)  # MicroPython
+            if print_exception is not None:
+                print_exception(e, buf)
+            else:
+                import traceback  # type: ignore[import-not-found]  # CPython (not in the board's stubs)
+                traceback.print_exception(type(e), e, e.__traceback__, file=buf)
+            lines = buf.getvalue().splitlines()
+        except Exception:  # out of memory while logging a crash: the summary line is enough
+            lines = []
+        for line in lines:
+            self.log("  " + line)
+
     def open_record(self, name, data, session=None):
         """A record file (from another device or the desktop tools) as the game in play, the
         game in play (`session`) put aside first: (True, "" or its replay's warning) when it

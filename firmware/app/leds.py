@@ -158,7 +158,7 @@ class LedView:
     def ahead(self, s, waiting):
         """The player LEDs of session s as it stands (waiting: s.pending()); allocates. Made
         with its scoreboard, often in an idle frame for a state s takes at the next press
-        (App.home_screen): take() them once it has."""
+        (scoreboard.screen_for): take() them once it has."""
         w = [OFF] * self.n
         n = len(s.players)
         if self.count == 1:
@@ -208,7 +208,7 @@ class LedView:
 
     def chases(self, won):
         """The final standings' chase frames in the colours of `won`, one per phase, made in
-        an idle frame with the standings (App.home_screen): the press that shows them puts
+        an idle frame with the standings (scoreboard.screen_for): the press that shows them puts
         its phase's frame whole (Leds.put), not LED by LED. Allocates."""
         leds = self.leds
         was = leds.frame()

@@ -78,7 +78,7 @@ class _Board(ListScreen):
 
 class Scoreboard(_Board):
     """Often made in an idle frame for a state the session takes at the next press
-    (App.home_screen), with the player LEDs that state lights: that press only shows them."""
+    (screen_for), with the player LEDs that state lights: that press only shows them."""
 
     def ahead(self):
         """While undoing (something to redo), at a round's start: the next undo's screen
@@ -193,3 +193,22 @@ class Final(_Board):
             self.app.back()
         elif self.app.put_aside():  # leaving the finished game files it (undo works until then)
             self.app.home()
+
+
+def screen_for(app, s, state=None):
+    """The scoreboard of session s, or its final standings once it is finished. With `state`
+    (a Session.trial() s has not taken yet): the screen for the game once it takes that
+    state, made ahead in an idle frame; s stays as it is. A scoreboard makes the player LEDs
+    of the state it shows (LedView.ahead), final standings made ahead the frames of their
+    chase (LedView.chases), which App.home() hands over."""
+    live = s.rules
+    s.rules = state or live  # what the screen reads of the game, while it is made
+    try:
+        if not s.finished:
+            return Scoreboard(app, s)
+        screen = Final(app, s)
+        if state is not None:  # its press shows the LEDs' chase
+            screen.leds = app.ledview.chases(screen.won)
+        return screen
+    finally:
+        s.rules = live

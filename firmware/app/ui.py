@@ -10,6 +10,22 @@ from hal.keys import UP, DOWN, OK, BACK, CODE_MASK
 COLS = 16  # characters per row
 
 
+def wrap(text, n, rows):
+    """text in at most `rows` rows of n characters, each broken at a space where one fits
+    (the last row cut when there is more)."""
+    out = []  # type: list[str]
+    while len(text) > n and len(out) < rows - 1:
+        cut = text.rfind(" ", 0, n + 1)
+        if cut <= 0:
+            out.append(text[:n])
+            text = text[n:]
+        else:
+            out.append(text[:cut])
+            text = text[cut + 1:]
+    out.append(text if len(text) <= n else text[:n])
+    return out
+
+
 class Canvas:
     """The display plus the text drawn in the current frame (tests and the simulator read it).
 
