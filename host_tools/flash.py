@@ -38,6 +38,8 @@ import sys
 import tempfile
 import threading
 
+from host_tools.output import printable
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 CORE = os.path.join(ROOT, "rules_core")
@@ -532,9 +534,10 @@ def flash_drive(drive, board, say=print):
 
 # --- pull ---------------------------------------------------------------------------------------
 def pull(port, to, say=print):
-    """Copy the current record and the history folder into `to`; returns the local files.
-    A game filed that the board has not yet moved into its history (data/filed.jsonl: it
-    was interrupted right after the filing) is copied as `to`/filed.jsonl.
+    """Copy the game in play and the history folder into `to`; returns (the local files, the
+    board's entries skipped). A game put aside that the board has not yet moved into its
+    history (data/filed.jsonl) is copied as `to`/filed.jsonl. An entry of the history that is
+    no game file (a folder named like one, "my game.jsonl") is skipped and named.
 
     A local file is never replaced: the board's copy goes beside one with other content as
     name-1.jsonl (name-2, ...), which is said; one with the same content is left as it is.
@@ -543,18 +546,25 @@ def pull(port, to, say=print):
     out = board_exec(port, "import os\n"
                            "def _ok(p):\n    try:\n        os.stat(p)\n        return 1\n    except OSError:\n        return 0\n"
                            "print('C', _ok(%r), _ok(%r))\n"
-                           "try:\n    print('H', *sorted(n for n in os.listdir(%r) if n.endswith('.jsonl')))\n"
-                           "except OSError:\n    print('H')\n" % (paths.CURRENT, paths.FILED, paths.HISTORY_DIR))
-    lines = {l.split(" ", 1)[0]: l.split()[1:] for l in out.splitlines() if l[:2] in ("C ", "H ", "H")}
-    remote = []
-    found = lines.get("C", [])
-    for path, there in zip((paths.CURRENT, paths.FILED), found):
-        if there == "1":
-            remote.append(path)
-    remote += [paths.HISTORY_DIR + "/" + n for n in lines.get("H", [])]
+                           "try:\n    for e in os.ilistdir(%r):\n        print('E', 1 if e[1] & 0x4000 else 0, e[0])\n"
+                           "except OSError:\n    pass\n" % (paths.CURRENT, paths.FILED, paths.HISTORY_DIR))
+    remote, skipped = [], []
+    for line in out.splitlines():
+        if line.startswith("C "):
+            for path, there in zip((paths.CURRENT, paths.FILED), line.split()[1:]):
+                if there == "1":
+                    remote.append(path)
+        elif line.startswith("E "):
+            is_dir, name = line[2], line[4:]
+            if is_dir == "0" and paths.game_number(name) is not None:
+                remote.append(paths.HISTORY_DIR + "/" + name)
+            else:
+                skipped.append(paths.HISTORY_DIR + "/" + name)
+                say("skipped %s: %s" % (printable(skipped[-1]), "a folder" if is_dir == "1" else
+                                        "not a game file (NNNNNN.jsonl)"))
     if not remote:
         say("no game records on the board")
-        return []
+        return [], skipped
     os.makedirs(os.path.join(to, "history"), exist_ok=True)
     # copied into a folder of our own first, so that a copy cut short touches nothing of `to`
     staging = tempfile.mkdtemp(prefix=".pull-", dir=to)
@@ -585,7 +595,7 @@ def pull(port, to, say=print):
     new = len(local) - kept
     say("pulled %d record%s into %s%s" % (new, "" if new == 1 else "s", to,
                                          " (%d already there)" % kept if kept else ""))
-    return local
+    return local, skipped
 
 
 def place(staged, dest):
@@ -621,8 +631,11 @@ def run(args):
     command = "flash" if hasattr(args, "board") else "pull"
     try:
         if command == "pull":
-            pull(args.port, args.to)
-            return 0
+            skipped = pull(args.port, args.to)[1]
+            if skipped:
+                sys.stderr.write("azul-companion pull: %d entr%s of the board's history skipped (named above)\n"
+                                 % (len(skipped), "y" if len(skipped) == 1 else "ies"))
+            return 1 if skipped else 0
         if args.board not in board_names():
             raise FlashError("unknown board %r (have: %s)" % (args.board, ", ".join(board_names())))
         runtime = board_runtime(args.board)

@@ -147,39 +147,57 @@ def board_records(tmp_path, current, history):
 
 def test_pull_round_trips_records(board, tmp_path):
     record = RECORD
-    board_records(tmp_path, record[:200], {"g1.jsonl": record, "notes.txt": b"not a record"})
+    board_records(tmp_path, record[:200], {"000001.jsonl": record, "notes.txt": b"not a record"})
     out = tmp_path / "pulled"
-    got = flash.pull(board.url, str(out), say=lambda s: None)
-    assert sorted(os.path.relpath(p, str(out)) for p in got) == ["current.jsonl", os.path.join("history", "g1.jsonl")]
+    said = []
+    got, skipped = flash.pull(board.url, str(out), say=said.append)
+    assert sorted(os.path.relpath(p, str(out)) for p in got) == ["current.jsonl", os.path.join("history", "000001.jsonl")]
     assert (out / "current.jsonl").read_bytes() == record[:200]
-    assert (out / "history" / "g1.jsonl").read_bytes() == record
+    assert (out / "history" / "000001.jsonl").read_bytes() == record
+    assert skipped == ["data/history/notes.txt"] and "skipped data/history/notes.txt: not a game file (NNNNNN.jsonl)" in said
+
+
+def test_pull_copies_what_it_can_and_names_what_it_skips(board, tmp_path):
+    """A folder named like a game and "my game.jsonl" in the board's history: skipped and
+    named, every game copied, and the command exits 1 (0 when nothing was skipped)."""
+    record = RECORD
+    board_records(tmp_path, record[:200], {"000001.jsonl": record, "my game.jsonl": record})
+    (tmp_path / "flash" / "data" / "history" / "000002.jsonl").mkdir()
+    out = tmp_path / "pulled"
+    r = subprocess.run([sys.executable, "-m", "host_tools", "pull", "--port", board.url, "--to", str(out)],
+                       capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert r.returncode == 1, r.stderr
+    assert "skipped data/history/000002.jsonl: a folder" in r.stdout
+    assert "skipped data/history/my game.jsonl: not a game file (NNNNNN.jsonl)" in r.stdout
+    assert r.stderr.strip() == "azul-companion pull: 2 entries of the board's history skipped (named above)"
+    assert sorted(os.listdir(str(out / "history"))) == ["000001.jsonl"] and (out / "current.jsonl").exists()
 
 
 def test_pull_takes_a_game_filed_that_the_board_had_not_yet_moved_into_its_history(board, tmp_path):
     """A board stopped between a filing's two renames (data/filed.jsonl, moved into the
     history by its next idle frame or boot): pull copies that game too, as filed.jsonl."""
     record = RECORD
-    board_records(tmp_path, record[:200], {"g1.jsonl": record})
+    board_records(tmp_path, record[:200], {"000001.jsonl": record})
     (tmp_path / "flash" / flash.load_paths().FILED).write_bytes(record[:300])
     out = tmp_path / "pulled"
-    got = flash.pull(board.url, str(out), say=lambda s: None)
+    got = flash.pull(board.url, str(out), say=lambda s: None)[0]
     assert sorted(os.path.relpath(p, str(out)) for p in got) == [
-        "current.jsonl", "filed.jsonl", os.path.join("history", "g1.jsonl")]
+        "current.jsonl", "filed.jsonl", os.path.join("history", "000001.jsonl")]
     assert (out / "filed.jsonl").read_bytes() == record[:300]
 
 
 def test_pull_never_replaces_a_different_local_file(board, tmp_path):
     record = RECORD
-    board_records(tmp_path, record[:300], {"g1.jsonl": record})
+    board_records(tmp_path, record[:300], {"000001.jsonl": record})
     out = tmp_path / "pulled"
     (out / "history").mkdir(parents=True)
     (out / "current.jsonl").write_bytes(record[:200])  # an earlier pull of the same game, shorter
-    (out / "history" / "g1.jsonl").write_bytes(record)  # already pulled
+    (out / "history" / "000001.jsonl").write_bytes(record)  # already pulled
     said = []
-    got = flash.pull(board.url, str(out), say=said.append)
+    got = flash.pull(board.url, str(out), say=said.append)[0]
     assert (out / "current.jsonl").read_bytes() == record[:200]
     assert (out / "current-1.jsonl").read_bytes() == record[:300]
-    assert sorted(os.path.relpath(p, str(out)) for p in got) == ["current-1.jsonl", os.path.join("history", "g1.jsonl")]
+    assert sorted(os.path.relpath(p, str(out)) for p in got) == ["current-1.jsonl", os.path.join("history", "000001.jsonl")]
     assert "%s holds another game: the board's data/current.jsonl is saved as %s" % (
         out / "current.jsonl", out / "current-1.jsonl") in said
     assert said[-1] == "pulled 1 record into %s (1 already there)" % out

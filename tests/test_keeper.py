@@ -8,7 +8,8 @@ import json
 import os
 
 import paths
-from app.keeper import Keeper, game_number
+from app.keeper import Keeper
+from paths import game_number
 from files import read_lines
 from hal.storage import Storage
 from host_tools import sim

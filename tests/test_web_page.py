@@ -264,3 +264,71 @@ def test_a_full_browser_storage_says_so_and_keeps_the_record(context, url, tmp_p
     wb.wait_ready(page)
     assert wb.record(page) == d.record()
     assert replay(d.record())[0].result()["round"] == 1
+
+
+def test_a_second_tab_writes_nothing_until_it_takes_the_device_over(context, url, tmp_path):
+    """Two tabs of the site: the second says the device is open elsewhere and runs nothing
+    (its keys write nothing); its "Use it here" takes the device over, the game resumed
+    there, and the first tab then says so and writes nothing: never two writers."""
+    d = games.Driver(tmp_path)
+    d.new_game("Azul", "coloured", 2)
+    first = wb.open_page(context, url)
+    wb.press(first, d.keys)
+    record = wb.record(first)
+    second = wb.open_page(context, url)
+    assert second.is_visible("#busy") and "open in another tab" in second.inner_text("#busy")
+    assert wb.screen(second) == []
+    wb.press(second, [OK, OK])
+    assert wb.record(first) == record
+    second.click("#take-over")
+    wb.wait_ready(second)
+    assert not second.is_visible("#busy") and wb.screen(second)[0].startswith("Azul R1")
+    first.wait_for_selector("#busy", state="visible")
+    wb.press(first, [OK, OK, OK])  # the first tab's keys go nowhere now
+    assert wb.record(second) == record
+    wb.press(second, [OK])  # the entry menu, in the tab that has the device
+    assert wb.screen(second)[0] == "Round 1"
+
+
+def test_site_storage_cleared_mid_game_offers_a_new_game(context, url, tmp_path):
+    """The browser's storage for the site cleared while a game is open: the next entry says
+    the record is gone and the main menu offers a new game, instead of refusing every key."""
+    d = games.Driver(tmp_path)
+    d.new_game("Azul", "coloured", 2)
+    start = len(d.keys)
+    d.entry("First marker")
+    d.choose("Blue")
+    page = wb.open_page(context, url)
+    wb.press(page, d.keys[:-1])
+    page.evaluate("localStorage.clear()")
+    wb.press(page, d.keys[-1:])
+    shown = " ".join(wb.screen(page))
+    assert "record is gone from storage" in shown and "New game" in shown, shown
+    assert wb.record(page) == ""
+    assert start
+
+
+def test_open_a_record_refuses_a_huge_file_at_once_and_a_full_storage_keeps_the_game(context, url, tmp_path):
+    """A 30 MB file is refused in a moment, by its size; a record the full storage has no
+    room for says "storage full", and the game in play stays, with no .tmp left behind."""
+    import time
+    page = wb.open_page(context, url)
+    d = games.Driver(tmp_path / "sim")
+    d.new_game("Azul", "coloured", 2)
+    wb.press(page, d.keys)
+    first = wb.record(page)
+    huge = tmp_path / "huge.jsonl"
+    huge.write_bytes(first.encode() * (30 * 1024 * 1024 // len(first)))
+    t0 = time.monotonic()
+    said = open_record(page, huge)
+    assert said.startswith("huge.jsonl not opened: ") and time.monotonic() - t0 < 3
+    path = simulate(tmp_path, 4)
+    page.evaluate("""(() => { let n = 0, size = 1 << 20;
+        while (size >= 16) { try { localStorage.setItem('junk' + n, 'x'.repeat(size)); n++; }
+                            catch (e) { size >>= 1; } }
+        return n; })()""")
+    assert open_record(page, path) == "%s not opened: storage full" % path.name
+    page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('junk')).forEach(k => localStorage.removeItem(k))")
+    assert wb.record(page) == first
+    keys = page.evaluate("Object.keys(localStorage)")
+    assert not [k for k in keys if k.endswith(".tmp")], keys

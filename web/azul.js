@@ -208,10 +208,14 @@ document.getElementById("download-history").addEventListener("click", () => call
   say(`history downloaded (${files.length} file${files.length > 1 ? "s" : ""})`);
 }));
 
+// a record is some tens of KB: a bigger file is no record, and would not fit the site's storage
+const MAX_RECORD = 1 << 20;
+
 document.getElementById("open-record").addEventListener("change", async (e) => {
   const file = e.target.files[0];
   e.target.value = "";
   if (!file || !dev) return;
+  if (file.size > MAX_RECORD) return say(`${file.name} not opened: ${Math.ceil(file.size / 1024)} KB, a record is under ${MAX_RECORD >> 10} KB`);
   const hex = hexOfBytes(new Uint8Array(await file.arrayBuffer()));
   call(() => {
     const problem = dev.open_record(file.name, hex);
@@ -230,6 +234,32 @@ function fitDisplay() {
   canvas.style.height = canvas.height * scale / dpr + "px";
 }
 
+// ---- one writer: the device runs in one tab at a time (a Web Lock held while the page lives) ----
+const LOCK = "azul-companion-device";
+const busy = document.getElementById("busy");
+
+function holdDevice(steal) {
+  // true once this page holds the device, false while another tab or window does
+  if (!navigator.locks) return Promise.resolve(true);  // (no Web Locks: one writer not enforced)
+  return new Promise((resolve) => {
+    navigator.locks.request(LOCK, steal ? { steal: true } : { ifAvailable: true }, (lock) => {
+      resolve(lock !== null);
+      return lock && new Promise(() => {});  // held until the page closes
+    }).catch(() => taken());  // another page took it over (steal)
+  });
+}
+
+function taken() {
+  dev = null;  // no key, no frame: the other page writes the games now
+  busy.hidden = false;
+  say("");
+}
+
+document.getElementById("take-over").addEventListener("click", () => {
+  sessionStorage.setItem("take-over", "1");  // the page, loaded again, takes the device over
+  location.reload();
+});
+
 async function start() {
   fitDisplay();
   addEventListener("resize", fitDisplay);
@@ -242,6 +272,10 @@ async function start() {
     mp.FS.writeFile("/fw/" + path, Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)));
   }
   mp.runPython("import sys\nsys.path.insert(0, '/fw')");
+  const steal = sessionStorage.getItem("take-over") === "1";
+  sessionStorage.removeItem("take-over");
+  if (!await holdDevice(steal)) return taken();
+  busy.hidden = true;
   dev = mp.pyimport("webmain").Device(host);
   ledBox.className = dev.led_layout() === "matrix5x5" ? "matrix" : "strip";
   ledBox.style.gridTemplateColumns = ledBox.className === "matrix" ? "repeat(5, 16px)" : "";

@@ -22,6 +22,7 @@ over the numbers between the oldest and the newest).
 import sys
 
 import paths
+from paths import game_number, game_path
 from hal.compat import const
 
 _ENOSPC = const(28)
@@ -31,7 +32,6 @@ _PIECE = const(512)  # bytes of a file read at a time
 _SETTINGS_MAX = const(4096)  # a settings file is ~150 bytes: a bigger one is not read
 _TRIM_PASS = const(32)  # the oldest games a trim's listing pass picks (a pass per 32)
 ON_BOARD = sys.implementation.name != "cpython"
-DIGITS = "0123456789"
 
 
 def why(e):
@@ -42,21 +42,6 @@ def why(e):
     if n == _ENOENT:
         return "file missing"
     return "storage error %s" % (n,)
-
-
-def game_number(name):
-    """The number of a history file name ("000007.jsonl" -> 7), else None (ASCII digits only:
-    "².jsonl" is no game)."""
-    if not name.endswith(".jsonl") or len(name) < 7:
-        return None
-    for c in name[:-6]:
-        if c not in DIGITS:
-            return None
-    return int(name[:-6])
-
-
-def game_path(n):
-    return "%s/%06d.jsonl" % (paths.HISTORY_DIR, n)
 
 
 def summary(session):
