@@ -61,18 +61,17 @@ def _clock():
     return time.time
 
 
-def game_function(game):
-    """random_game(nplayers, seed, variant) of the game, or (None, reason) when it is not there."""
+def game_function(key):
+    """(random_game(nplayers, seed, variant), the default variant, None) of the game's engine
+    (rules_core.games), or (None, None, the reason) when it has none."""
+    from rules_core.games import game
     try:
-        if game == "azul":
-            from rules_core.azul_engine import random_game
-            return random_game, "colored", None
-        if game == "5211":
-            from rules_core.engine5211 import random_game
-            return random_game, "standard", None
-    except ImportError as e:
+        g = game(key)
+        if not g.engine:
+            return None, None, "%s has no engine" % key
+        return __import__(g.engine, None, None, ["random_game"]).random_game, g.variants[0], None
+    except (ValueError, ImportError) as e:
         return None, None, "engine not available: %s" % e
-    return None, None, "unknown game %r" % game
 
 
 def interpreter():
@@ -82,9 +81,6 @@ def interpreter():
 
 def main(argv):
     o = parse_args(argv)
-    if o["game"] not in ("azul", "5211"):
-        print(USAGE)
-        return 2
     out = {"game": o["game"], "players": o["players"], "games": o["games"], "seconds": None,
            "games_per_sec": None, "interpreter": interpreter(),
            "mode": "replay" if o["replay"] else "play"}

@@ -93,6 +93,22 @@ def idle(app, work=None):
         return False
 
 
+def turn(app, buttons, now):
+    """One turn of the device's loop, the same on the board, the web page and the terminal:
+    the buttons polled and every key they latched handed to the App (a frame each; with none,
+    one frame all the same). True when a key came."""
+    buttons.poll(now)
+    key = buttons.take()
+    app.step(now, key)
+    pressed = key is not None
+    key = buttons.take()
+    while key is not None:  # several presses latched in one frame
+        app.step(now, key)
+        pressed = True
+        key = buttons.take()
+    return pressed
+
+
 def watchdog(board):
     if not board.get("watchdog"):
         return None
@@ -135,15 +151,7 @@ def main():
     from hal.keys import BACK
     while True:
         now = clock.ticks_ms()
-        buttons.poll(now)
-        key = buttons.take()
-        app.step(now, key)
-        drawn = drawn or key is not None
-        key = buttons.take()
-        while key is not None:  # several presses latched in one frame
-            app.step(now, key)
-            drawn = True
-            key = buttons.take()
+        drawn = turn(app, buttons, now) or drawn
         if drawn:
             after_press()
             drawn = False
@@ -156,7 +164,7 @@ def main():
             clock.sleep_ms(FRAME_MS)
             continue
         down = None
-        if idle(app):  # nobody is pressing: imports and work ahead now, not in a press
+        if idle(app):  # nobody is pressing: the work ahead now, not in a press
             clock.sleep_ms(FRAME_MS)  # more left: the next piece a frame later
         else:
             nap(max(FRAME_MS, min(app.quiet_ms(clock.ticks_ms()), longest)))

@@ -40,8 +40,10 @@ def add_arguments(parser):
         parser.add_argument("file", help="a game record (.jsonl)")
         parser.add_argument("--json", action="store_true", help="print the result object (RECORD_FORMAT.md)")
     else:
-        parser.add_argument("--game", choices=("azul", "5211"), required=True)
-        parser.add_argument("--variant", help="azul: colored|grey; 5211: standard|long")
+        from rules_core.games import GAMES
+        engines = [g for g in GAMES if g.engine]
+        parser.add_argument("--game", choices=[g.key for g in engines], required=True)
+        parser.add_argument("--variant", help="; ".join("%s: %s" % (g.key, "|".join(g.variants)) for g in engines))
         parser.add_argument("--players", type=int, required=True)
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--games", type=int, default=1, help="games with seeds seed, seed+1, ... (several need --out-dir)")
@@ -95,12 +97,10 @@ def _simulate(args):
         raise CliError("give --out FILE (one game) or --out-dir DIR, not both")
     if args.games > 1 and not args.out_dir:
         raise CliError("--games %d makes %d records, one per file: give --out-dir DIR" % (args.games, args.games))
-    if args.game == "azul":
-        from rules_core.azul_engine import random_game
-        variant = args.variant or "colored"
-    else:
-        from rules_core.engine5211 import random_game
-        variant = args.variant or "standard"
+    from rules_core.games import game
+    g = game(args.game)
+    random_game = __import__(g.engine, None, None, ["random_game"]).random_game
+    variant = args.variant or g.variants[0]
     out_dir = args.out_dir
     if out_dir:
         os.makedirs(out_dir, exist_ok=True)

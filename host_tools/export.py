@@ -24,11 +24,9 @@ import sys
 import uuid
 
 from host_tools.output import printable, write_atomically
+from rules_core.games import game
 
 FORMATS = ("csv", "json", "bgstats", "html")
-GAME_NAMES = {"azul": "Azul", "sintra": "Azul: Stained Glass of Sintra",
-              "garden": "Azul: Queen's Garden", "5211": "5211"}
-BGG_IDS = {"azul": 230802, "sintra": 256226}  # BoardGameGeek ids; 0 lets BG Stats ask
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd")  # one colour per seat
 NAMESPACE = uuid.UUID("6c1b3f2e-5a8d-4d7e-9a41-0c2d8e7f9b10")  # stable play/player uuids
 
@@ -211,8 +209,8 @@ def to_bgstats(games):
             } for p, seat in enumerate(g.seats())],
         })
     data = {
-        "games": [{"id": i, "uuid": _uuid("game", key), "name": GAME_NAMES.get(key, key),
-                   "bggId": BGG_IDS.get(key, 0), "bggName": GAME_NAMES.get(key, key),
+        "games": [{"id": i, "uuid": _uuid("game", key), "name": game(key).title,
+                   "bggId": game(key).bgg, "bggName": game(key).title,
                    "highestWins": True, "noPoints": False, "isBaseGame": True, "isExpansion": False,
                    "cooperative": False, "modificationDate": now}
                   for key, i in game_ids.items()],
@@ -278,7 +276,7 @@ def to_html(games):
     body = ["<h1>Azul Companion: %d game%s</h1>" % (len(games), "" if len(games) == 1 else "s")]
     for g in games:
         r = g.result
-        body.append("<h2>%s (%s) &mdash; %s</h2>" % (e(GAME_NAMES.get(r["game"], r["game"])),
+        body.append("<h2>%s (%s) &mdash; %s</h2>" % (e(game(r["game"]).title),
                                                     e(str(r.get("variant", ""))), e(g.name)))
         body.append('<p class="note">%s, %s%s</p>' % (
             e(g.date), e(g.status), ", tie-break: %s" % e(str(r["tiebreak"])) if r.get("tiebreak") else ""))

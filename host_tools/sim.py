@@ -28,6 +28,7 @@ import sys
 import time
 
 # firmware/ is on sys.path (the CLI's use_board_layout(), or pyproject's pytest settings)
+from hal.clock import Manual
 from hal.keys import UP, DOWN, LEFT, RIGHT, OK, BACK, LONG, REPEAT, code_of
 from hal.storage import Storage
 from host_tools.vhal import VirtualDisplay, VirtualLeds
@@ -83,19 +84,6 @@ def rooted_storage(root):
     return Storage(lambda p, mode: builtins.open(fs.path(p), mode), fs)
 
 
-class Clock:
-    """Virtual milliseconds for scripts and tests."""
-
-    def __init__(self):
-        self.now = 0
-
-    def ticks_ms(self):
-        return self.now
-
-    def ticks_diff(self, a, b):
-        return a - b
-
-
 def load_board(name):
     from boards import load
     try:
@@ -111,7 +99,7 @@ def build(board_name="pico", data_dir="azul-data"):
     d = board["display"]
     display = VirtualDisplay(d["width"], d["height"])
     leds = VirtualLeds(board["leds"]["count"], 1.0, "RGB")  # uncapped: the terminal is not a supply
-    clock = Clock()
+    clock = Manual()
     app = App(display, leds, rooted_storage(data_dir), clock, board)
     app.step(clock.now, None)
     return app, display, leds, clock
@@ -317,6 +305,24 @@ def terminal_size(fd):
         return 80, 24
 
 
+class TerminalKeys:
+    """The terminal's key codes behind the buttons' seam that main.turn() reads: a key read
+    is taken once; no button is ever held down."""
+
+    def __init__(self):
+        self.key = None
+
+    def poll(self, now):
+        pass
+
+    def take(self):
+        key, self.key = self.key, None
+        return key
+
+    def busy(self):
+        return False
+
+
 def interactive(app, display, leds):
     """Run the app on the terminal's keys until q; redraws on a change and on a resize.
     Between keys, the board's idle work (main.idle: a game filed moved into the history and
@@ -328,7 +334,7 @@ def interactive(app, display, leds):
     import signal
     import termios
     import tty
-    from main import idle  # firmware/main.py
+    from main import idle, turn  # firmware/main.py: the board's loop, a turn at a time
     fd = sys.stdin.fileno()
     out = sys.stdout
     saved = termios.tcgetattr(fd)
@@ -338,6 +344,7 @@ def interactive(app, display, leds):
         resized[0] = True
 
     old_handler = signal.signal(signal.SIGWINCH, on_resize)
+    keys = TerminalKeys()
     size = terminal_size(out.fileno())
     shown = None
     drawn = 0
@@ -350,8 +357,8 @@ def interactive(app, display, leds):
             key = read_key(fd, 0.01 if more else 0.05)
             if key == "quit":
                 break
-            app.step(int((time.monotonic() - t0) * 1000), key)
-            more = key is None and idle(app)
+            keys.key = key
+            more = not turn(app, keys, int((time.monotonic() - t0) * 1000)) and idle(app)
             if resized[0]:
                 resized[0] = False
                 size = terminal_size(out.fileno())

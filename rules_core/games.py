@@ -1,18 +1,14 @@
-"""The games this companion scores and what every game's rules share: one module, which
-every replay loads whole (a module of its own costs a Pico's heap about 0.25 KB besides
-its code).
+"""The games this companion scores (the registry) and what every game's rules share (Rules).
 
-The registry: one row a game, the one table the record reader, the setup flow and the
-screens read (names, variants and their labels, players, start player). A row names its
-rules class instead of holding it: a board's heap holds the code of one game, so a game's
-rules module is imported only when that game is played (by rules_core.session.rules_class;
-the rules modules import this one, never the reverse). The table is four str rows, and an
-entry (Game) is built from its row when asked for: a module's data stays on the heap as
-long as the module, and four entries held as objects with their tuples cost a board 2 KB
-more than the text (tests/test_micropython.py's replay budget). A Pico builds an entry in
-about 1.3 ms: the device keeps its game's (keep(): a game's start, its screens and an
-undo's refold ask for it many times), a replay keeps none (0.4-0.6 KB of a board's heap),
-and modules() reads the rows without building.
+GAMES is python-chess's VARIANTS as plain data: one Game a title, holding everything the
+screens, the record reader, the exports, the CLI and the benches ask of it. A Game names its
+modules instead of holding them, so that only the game played is imported (a board's heap
+holds the code of one game): its rules class (rules_core.session.rules_class), its screens
+(app.entries.module) and, where there is one, its engine of random legal games.
+
+Adding a game: a Game below, a rules module (a Rules subclass whose GAME is the key) and an
+entry-screen module (app/entry_<key>.py: actions(app), and the optional hooks it names);
+docs/ARCHITECTURE.md lists the rest, tests/test_registry.py checks that they agree.
 
 The rules base (Rules): the state and hooks Session reads (with their defaults), field
 checks whose message names the event and the field, and one way to name a player. A rules
@@ -21,32 +17,24 @@ RuleError (a rule forbids the event): anything else escaping apply() is a bug.
 """
 from rules_core import RecordError
 
-# key | rules class | name (menus) | short (a 16-character row) | variants (the record's
-# names, the default first) | their labels | players | a start player each round |
-# unverified: colour and pattern names the rulebook text does not give (marked "?")
-_ROWS = (
-    "azul|rules_core.azul.AzulRules|Azul|Azul|colored,grey|coloured wall,grey wall|2-4|yes|",
-    "sintra|rules_core.sintra.SintraRules|Sintra|Sintra|A,B|side A,side B|2-4|yes|green,blue",
-    "garden|rules_core.garden.GardenRules|Queen's Garden|Garden|standard,variant|standard,variant side|2-4|"
-    "yes|lightgreen,darkgreen,lilac,purple,plant,lily",
-    "5211|rules_core.game5211.Rules5211|5211|5211|standard,long|standard,long (to 50)|2-5|no|",
-)
-_kept = None  # the device's game's entry (keep()), which game() returns without building
-
 
 class Game:
-    """One row of the table: key, name, short, variants, labels, players (min, max),
-    has_start_player (False where nobody starts a round: 5211's reveals are simultaneous),
-    module and class_name (the game's rules), unverified."""
+    """A game of the registry: key (the record's "game"), name (menus), short (a 16-character
+    row), title (the box's, for exports), variants (the record's names, the default first)
+    and their labels, players (min, max), start_player (False where nobody starts a round:
+    5211's reveals are simultaneous), rules ("module.Class"), screens (the entry module),
+    engine (a module with random_game(), or None), bgg (BoardGameGeek's id, 0: unknown),
+    unverified (colour and pattern names its rulebook text does not give: shown with "?"),
+    settings (the Settings menu's item of the game's own, from its screens' settings(app))."""
 
-    def __init__(self, row):
-        f = row.split("|")
-        self.key, self.name, self.short = f[0], f[2], f[3]
-        self.module, self.class_name = f[1].rsplit(".", 1)
-        self.variants, self.labels = tuple(f[4].split(",")), tuple(f[5].split(","))
-        self.players = (int(f[6][0]), int(f[6][2]))
-        self.has_start_player = f[7] == "yes"
-        self.unverified = tuple(f[8].split(",")) if f[8] else ()
+    def __init__(self, key, name, short, title, variants, labels, players, start_player, rules,
+                 screens, engine=None, bgg=0, unverified=(), settings=None):
+        self.key, self.name, self.short, self.title = key, name, short, title
+        self.variants, self.labels, self.players = variants, labels, players
+        self.has_start_player = start_player
+        self.module, self.class_name = rules.rsplit(".", 1)
+        self.screens, self.engine, self.bgg = screens, engine, bgg
+        self.unverified, self.settings = unverified, settings
 
     def check(self, variant, nplayers):
         """The variant played (None: the default), once it and the player count are valid."""
@@ -60,42 +48,28 @@ class Game:
         return variant
 
 
-def games():
-    """Every game's entry, in the menus' order."""
-    for row in _ROWS:
-        yield Game(row)
-
-
-def modules():
-    """[(key, rules module)] of every game, read off the rows (no entry built)."""
-    out = []
-    for row in _ROWS:
-        i = row.find("|")
-        out.append((row[:i], row[i + 1:row.rfind(".", 0, row.find("|", i + 1))]))
-    return out
+GAMES = [
+    Game("azul", "Azul", "Azul", "Azul", ("colored", "grey"), ("coloured wall", "grey wall"), (2, 4), True,
+         "rules_core.azul.AzulRules", "app.entry_azul", engine="rules_core.azul_engine", bgg=230802),
+    Game("sintra", "Sintra", "Sintra", "Azul: Stained Glass of Sintra", ("A", "B"), ("side A", "side B"),
+         (2, 4), True, "rules_core.sintra.SintraRules", "app.entry_sintra", bgg=256226,
+         unverified=("green", "blue"), settings="Sintra board"),
+    Game("garden", "Queen's Garden", "Garden", "Azul: Queen's Garden", ("standard", "variant"),
+         ("standard", "variant side"), (2, 4), True, "rules_core.garden.GardenRules", "app.entry_garden",
+         unverified=("lightgreen", "darkgreen", "lilac", "purple", "plant", "lily")),
+    Game("5211", "5211", "5211", "5211", ("standard", "long"), ("standard", "long (to 50)"), (2, 5), False,
+         "rules_core.game5211.Rules5211", "app.entry_5211", engine="rules_core.engine5211"),
+]
 
 
 def game(key):
     """The entry of a record's "game" (any JSON value: a list or a dict is simply unknown)."""
-    if _kept is not None and _kept.key == key:
-        return _kept
-    if type(key) is str:
-        for row in _ROWS:
-            if row.startswith(key + "|"):
-                return Game(row)
-    keys = []
-    for g in games():
-        keys.append(g.key)
+    for g in GAMES:
+        if g.key == key:
+            return g
+    keys = [g.key for g in GAMES]
     keys.sort()
     raise RecordError("unknown game %r (one of %s)" % (key, ", ".join(keys)))
-
-
-def keep(key):
-    """game(key), kept until another is: the device's game in play (its set-up, its
-    session's checks and screens) then builds no other."""
-    global _kept
-    _kept = game(key)
-    return _kept
 
 
 # --- the rules base: what every game's rules share ---

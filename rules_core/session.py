@@ -241,7 +241,8 @@ class Session:
         self.game = self.header["game"]
         self.variant = self.header["variant"]
         self.players = self.header["players"]
-        self._cls = rules_class(game(self.game))
+        self.info = game(self.game)  # its registry entry (names, variants, modules)
+        self._cls = rules_class(self.info)
         self.rules = self.fresh()
         self.done = Lines()  # effective events as JSON text, oldest first (notes included: undo can cancel them)
         self.undone = Lines()  # redo stack (JSON text, joined as done is); any new event clears it
@@ -330,14 +331,9 @@ class Session:
         current round still needs before end_round: [(event, player), ...]) are the rules'
         (one method here instead of a property each: each costs a board's heap). result()
         and status(), which only host tools ask, are a rules_core.outcome.Report's, imported
-        then: a board never loads them. info, the game's registry entry (names,
-        has_start_player), which only screens ask, is kept from the first ask: a replay
-        keeps none."""
+        then: a board never loads them."""
         if name == "rules":  # not made yet (in __init__): no lookup of itself forever
             raise AttributeError(name)
-        if name == "info":
-            self.info = game(self.game)
-            return self.info
         if name == "result" or name == "status":
             from rules_core.outcome import Report
             return getattr(Report(self), name)

@@ -71,17 +71,6 @@ class SinkI2C:
         self.writes += 1
 
 
-class Clock:
-    def __init__(self):
-        self.now = 0
-
-    def ticks_ms(self):
-        return self.now
-
-    def ticks_diff(self, a, b):
-        return a - b
-
-
 def build(name, storage=None):
     """The App as main.py builds it, on a sink bus and the fake neopixel; (app, clock)."""
     from boards import load
@@ -95,7 +84,8 @@ def build(name, storage=None):
     display.i2c = SinkI2C()
     leds = leds_from_board(board)
     leds._out.frames = None  # the fake neopixel keeps no copies
-    clock = Clock()
+    from hal.clock import Manual
+    clock = Manual()
     gc.collect()
     app = App(display, leds, storage or Storage(), clock, board)
     app.step(clock.now, None)

@@ -15,6 +15,7 @@ from test_app_games import Driver, play_azul
 from test_host_board_e2e import shortest_azul_game
 from host_tools import sim
 from host_tools.vhal import VirtualDisplay, VirtualLeds
+from hal.clock import Manual
 from hal.keys import UP, DOWN, OK, BACK, LONG
 from hal.storage import Storage
 from app.idle import DIM_CONTRAST, FULL_CONTRAST
@@ -173,7 +174,7 @@ def test_nothing_is_written_to_flash_while_idle(tmp_path, monkeypatch):
     board = sim.load_board("pico")
     flash = CountingFlash()
     d = Driver.__new__(Driver)
-    d.display, d.leds, d.clock = VirtualDisplay(), VirtualLeds(25, 1.0, "RGB"), sim.Clock()
+    d.display, d.leds, d.clock = VirtualDisplay(), VirtualLeds(25, 1.0, "RGB"), Manual()
     d.data, d.keys = str(tmp_path / "data"), []
     d.app = App(d.display, d.leds, Storage(flash.open, flash), d.clock, board)
     d.new_game("Azul", "coloured", 2)

@@ -11,6 +11,7 @@ import paths
 from app.keeper import Keeper
 from paths import game_number
 from files import read_lines
+from hal.clock import Manual
 from hal.storage import Storage
 from host_tools import sim
 from host_tools.vhal import CutStorage, MemFS, VirtualDisplay, VirtualLeds
@@ -210,7 +211,7 @@ GAME = [dumps(x) for x in [_HEADER] + list(_EVENTS[:5])]
 def app_on(fs):
     from app.app import App
     b = sim.load_board("pico")
-    clock = sim.Clock()
+    clock = Manual()
     app = App(VirtualDisplay(128, 64), VirtualLeds(25, 1.0, "RGB"), Storage(fs.open, fs), clock, b)
     app.step(0, None)
     return app

@@ -15,6 +15,7 @@ import paths
 from core.checks import events
 from host_tools import sim  # noqa: F401  (firmware/ on sys.path)
 from host_tools.vhal import CutStorage, PowerCut, VirtualDisplay, VirtualLeds
+from hal.clock import Manual
 from hal.keys import BACK
 from hal.storage import WARM_BYTES
 from rules_core.record import dumps
@@ -143,7 +144,7 @@ def test_settings_cut_at_every_byte_and_operation_leave_old_or_new():
 def app_on(storage):
     from app.app import App
     board = sim.load_board("pico")
-    clock = sim.Clock()
+    clock = Manual()
     app = App(VirtualDisplay(128, 64), VirtualLeds(25, 1.0, "RGB"), storage, clock, board)
     app.step(0, None)
     return app

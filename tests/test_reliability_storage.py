@@ -17,6 +17,7 @@ from core.checks import events
 from fault_files import Flash
 from host_tools import sim
 from host_tools.vhal import VirtualDisplay, VirtualLeds
+from hal.clock import Manual
 from hal.keys import UP, DOWN, LEFT, OK, BACK, LONG
 from hal.storage import Storage
 from rules_core import azul_engine
@@ -33,7 +34,7 @@ class FlashDriver(Driver):
         b = sim.load_board(board)
         self.display = VirtualDisplay(b["display"]["width"], b["display"]["height"])
         self.leds = VirtualLeds(b["leds"]["count"], 1.0, "RGB")
-        self.clock = sim.Clock()
+        self.clock = Manual()
         self.flash = flash or Flash()
         self.app = App(self.display, self.leds, Storage(self.flash.open, os), self.clock, b)
         self.app.step(0, None)

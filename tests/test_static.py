@@ -60,17 +60,21 @@ def project_modules():
     return mods
 
 
+# the modules whose tables name the modules an __import__ of a computed name loads: the games
+# registry (each game's rules, screens and engine) and the CLI (each command's module)
+TABLES = ("rules_core.games", "host_tools.cli")
+
+
 def import_graph(runtime=False):
     """{module: set of project modules it imports}, read with ast: imports at any depth
     (function-level ones included), relative imports, and __import__ of a name built at run
     time, which counts as importing every module whose name it could spell: those that begin
-    with its constant prefix, or else every module of its own package that the project names
-    in a string (the games registry and the CLI name their modules in tables).
+    with its constant prefix, or else every module of its own package that TABLES name in a string.
     runtime=True: {module: the other modules it imports (the runtime's, other packages')}."""
     import ast
     mods = project_modules()
     trees = dict((m, ast.parse(open(path, encoding="utf-8").read(), path)) for m, path in mods.items())
-    named = set(node.value for tree in trees.values() for node in ast.walk(tree)
+    named = set(node.value for m in TABLES for node in ast.walk(trees[m])
                 if isinstance(node, ast.Constant) and node.value in mods)
     graph = {}
     for m, path in mods.items():

@@ -14,7 +14,7 @@ from hal.buttons import Buttons, ButtonLogic
 from hal.keys import BACK, LONG
 from hal.leds import Leds
 from hal.storage import Storage
-from main import idle
+from main import idle, turn
 from webhal import LocalFS, PageButtons, WebDisplay, led_writer
 
 BOARD = "pico"
@@ -46,17 +46,7 @@ class Device:
         """One turn of the device's loop: poll the buttons, hand every latched key to the App;
         with none, and no button down, a piece of the board's idle work (main.idle: a game
         filed moved into the history and the history trimmed, the work made ahead)."""
-        now = clock.ticks_ms()
-        self.buttons.poll(now)
-        key = self.buttons.take()
-        self.app.step(now, key)
-        pressed = key is not None
-        key = self.buttons.take()
-        while key is not None:
-            self.app.step(now, key)
-            pressed = True
-            key = self.buttons.take()
-        if not pressed and not self.buttons.busy():
+        if not turn(self.app, self.buttons, clock.ticks_ms()) and not self.buttons.busy():
             idle(self.app)
 
     def button(self, name, down):

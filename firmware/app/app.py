@@ -55,8 +55,8 @@ def unload(names):
 def other_games(game):
     """The rules and entry-screen modules of every other title: a board's heap holds the code
     of one game (module bytecode loaded from .mpy files lives on the heap)."""
-    from rules_core.games import modules
-    return [m for key, rules in modules() if key != game for m in (rules, "app.entry_" + key)]
+    from rules_core.games import GAMES
+    return [m for g in GAMES if g.key != game for m in (g.module, g.screens)]
 
 
 class App:

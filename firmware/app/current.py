@@ -22,7 +22,6 @@ import time
 
 from hal.compat import const
 from rules_core import RecordError
-from rules_core.games import keep
 from rules_core.session import LINES_PER_BUFFER, Lines, Session, event_name, lines_of, replay
 
 _DONE = ()  # ahead()'s work once it is done (the work is None until planned)
@@ -99,7 +98,6 @@ class ReadBack(Session):
 
     def __init__(self, header, reread=None):
         Session.__init__(self, header)
-        self.info = keep(self.game)  # the game's entry, kept: its checks and screens build none
         self.reread = reread  # None, or a function returning the record's lines (see above)
         self._mark = None  # (n, state): the state after done[:n], where done[n] is a round end
         self._older = None  # the same for the round end before _mark's; None: none, or not folded yet

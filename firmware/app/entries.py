@@ -10,9 +10,11 @@ entry's callback that opens a form is an Opens: the menu makes the form in its i
 from app.form import Confirm, EntryMenu
 
 
-def module(game):
-    """The entry-screen module of a game (imported on first use, like its rules)."""
-    return __import__("app.entry_" + game, None, None, ["actions"])
+def module(key):
+    """The entry-screen module of game `key` (its registry entry names it; imported on first
+    use, like its rules)."""
+    from rules_core.games import game
+    return __import__(game(key).screens, None, None, ["actions"])
 
 
 def open(app):

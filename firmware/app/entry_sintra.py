@@ -36,6 +36,12 @@ def options(app, variant, step, start):
     app.replace(sintra_board.BoardMenu(app, variant, lambda: round_colour([])))
 
 
+def settings(app):
+    """The Settings menu's "Sintra board": both sides' board values."""
+    from app import sintra_board
+    return sintra_board.BoardMenu(app, "AB")
+
+
 def _colour(fn, chosen):
     return lambda: fn(chosen)
 

@@ -10,8 +10,9 @@ made in idle frames (its header line, session and scoreboard: Start, ready()), s
 only puts the game in play aside, puts the header on flash and shows the scoreboard; a
 choice changed meanwhile lets it go.
 """
-from rules_core.games import games, keep
+from rules_core.games import GAMES, game
 from app.ui import Menu
+from app.entries import module
 from app import colours
 
 def start(app):
@@ -21,7 +22,7 @@ def start(app):
     cfg = {}
 
     def pick_game(key):
-        g = cfg["game"] = keep(key)  # (the game's start and screens ask for it again)
+        g = cfg["game"] = game(key)
         step("Variant", [(g.labels[i], _bind(pick_variant, g.variants[i])) for i in range(len(g.variants))])
 
     def pick_variant(v):
@@ -44,7 +45,7 @@ def start(app):
              [(c, Start(app, cfg, names + [c], 0) if last else _bind(ask_name, names + [c]))
               for c in choices if c not in names])
 
-    app.push(Menu(app, "Game", [(g.name, _bind(pick_game, g.key)) for g in games()]))
+    app.push(Menu(app, "Game", [(g.name, _bind(pick_game, g.key)) for g in GAMES]))
 
 
 class Start:
@@ -132,12 +133,6 @@ class Step(Menu):
 def menu(app, title, items):
     """Show a set-up step: it replaces the one before (BACK returns to the main menu)."""
     app.replace(Step(app, title, items))
-
-
-def module(key):
-    """The game's entry screens (app.entries.module)."""
-    from app.entries import module
-    return module(key)
 
 
 def _bind(fn, arg):

@@ -10,11 +10,6 @@ DARK_AFTER = [("off", 0), ("2 min", 120), ("5 min", 300), ("10 min", 600), ("20 
               ("30 min", 1800), ("1 h", 3600)]
 
 
-def _sintra_board():
-    from app import sintra_board  # loaded when first needed: each module costs heap
-    return sintra_board
-
-
 class MainMenu(Menu):
     """Resume (a game is in play), New game, History, Settings: each loads its screens when
     chosen, so the menu alone is all the first frame holds."""
@@ -39,13 +34,22 @@ def _history():
 
 class Settings(Menu):
     def __init__(self, app):
-        Menu.__init__(self, app, "Settings", [
-            ("LEDs & symbols", lambda: app.push(led_form(app))),
-            ("Display", lambda: app.push(display_form(app))),
-            ("Button test", lambda: app.push(ButtonTest(app))),
-            ("Sintra board", lambda: app.push(_sintra_board().BoardMenu(app, "AB"))),
-            ("Games kept", lambda: app.push(history_form(app))),
-        ])
+        from rules_core.games import GAMES
+        items = [("LEDs & symbols", lambda: app.push(led_form(app))),
+                 ("Display", lambda: app.push(display_form(app))),
+                 ("Button test", lambda: app.push(ButtonTest(app)))]
+        # a game's own settings (Sintra's board values): its registry entry names the item,
+        # its entry module makes the screen (settings(app)), imported when chosen
+        items += [(g.settings, _own(app, g.key)) for g in GAMES if g.settings]
+        items.append(("Games kept", lambda: app.push(history_form(app))))
+        Menu.__init__(self, app, "Settings", items)
+
+
+def _own(app, key):
+    def show():
+        from app.entries import module
+        app.push(module(key).settings(app))
+    return show
 
 
 def _index(choices, value):

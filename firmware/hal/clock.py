@@ -61,3 +61,17 @@ except AttributeError:
         time.sleep(ms / 1000)
 
     light_sleep_ms = sleep_ms
+
+
+class Manual:
+    """A clock whose time its owner sets (the simulator and the tests step it): ticks_ms()
+    is `now`, differences do not wrap."""
+
+    def __init__(self):
+        self.now = 0
+
+    def ticks_ms(self):
+        return self.now
+
+    def ticks_diff(self, a, b):
+        return a - b
