@@ -236,6 +236,18 @@ def test_it_starts_offline_once_visited(context, url):
     assert requested and all(u.startswith(url) for u in requested), requested
 
 
+def fill_storage(page):
+    """localStorage filled to its quota for real (junk keys); how many were written."""
+    return page.evaluate("""(() => { let n = 0, size = 1 << 20;
+        while (size >= 16) { try { localStorage.setItem('junk' + n, 'x'.repeat(size)); n++; }
+                            catch (e) { size >>= 1; } }
+        return n; })()""")
+
+
+def free_storage(page):
+    page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('junk')).forEach(k => localStorage.removeItem(k))")
+
+
 def test_a_full_browser_storage_says_so_and_keeps_the_record(context, url, tmp_path):
     """localStorage filled to its quota for real: an entry that cannot be stored says
     "not saved: storage full" and is not applied; the stored record stays whole, and with
@@ -248,16 +260,13 @@ def test_a_full_browser_storage_says_so_and_keeps_the_record(context, url, tmp_p
     page = wb.open_page(context, url)
     wb.press(page, d.keys[:start])
     before = wb.record(page)
-    filled = page.evaluate("""(() => { let n = 0, size = 1 << 20;
-        while (size >= 16) { try { localStorage.setItem('junk' + n, 'x'.repeat(size)); n++; }
-                            catch (e) { size >>= 1; } }
-        return n; })()""")
+    filled = fill_storage(page)
     assert filled > 0
     wb.press(page, d.keys[start:])
     shown = " ".join(wb.screen(page))
     assert "not saved: storage full" in shown, shown  # the ENOSPC from localStorage, said plainly
     assert wb.record(page) == before
-    page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('junk')).forEach(k => localStorage.removeItem(k))")
+    free_storage(page)
     wb.press(page, d.keys[-1:])  # the same screen, still open on the same choice: OK again
     assert wb.record(page) == before + '{"e": "first", "p": 1}\n' == d.record()
     page.reload()
@@ -323,12 +332,9 @@ def test_open_a_record_refuses_a_huge_file_at_once_and_a_full_storage_keeps_the_
     said = open_record(page, huge)
     assert said.startswith("huge.jsonl not opened: ") and time.monotonic() - t0 < 3
     path = simulate(tmp_path, 4)
-    page.evaluate("""(() => { let n = 0, size = 1 << 20;
-        while (size >= 16) { try { localStorage.setItem('junk' + n, 'x'.repeat(size)); n++; }
-                            catch (e) { size >>= 1; } }
-        return n; })()""")
+    fill_storage(page)
     assert open_record(page, path) == "%s not opened: storage full" % path.name
-    page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('junk')).forEach(k => localStorage.removeItem(k))")
+    free_storage(page)
     assert wb.record(page) == first
     keys = page.evaluate("Object.keys(localStorage)")
     assert not [k for k in keys if k.endswith(".tmp")], keys

@@ -164,6 +164,23 @@ class Keeper:
         (ReadBack.ahead reads a few an idle frame). After the last complete line: the rest
         if it is a whole JSON object without its newline (unended), else nothing (torn_at)."""
         at = 0
+        for line in self._pieces(path):
+            at += len(line)
+            if line[-1:] == b"\n":
+                yield line  # (bytes: replay's lines_of says which line is not UTF-8)
+                continue
+            from rules_core.session import parse_line
+            try:
+                parse_line(line.decode("utf-8"))
+                self.unended = True
+                yield line + b"\n"
+            except ValueError:  # (UnicodeError is one)
+                self.torn_at = at - len(line)
+
+    def _pieces(self, path):
+        """path's lines, newline kept, and the bytes after its last newline (if any), read
+        _PIECE bytes at a time. OSError: missing or unreadable."""
+        at = 0
         rest = b""
         while True:
             piece = self.storage.read(path, at, _PIECE)
@@ -173,15 +190,9 @@ class Keeper:
             parts = (rest + piece).split(b"\n")
             rest = parts.pop()
             for part in parts:
-                yield part + b"\n"  # (bytes: replay's lines_of says which line is not UTF-8)
+                yield part + b"\n"
         if rest:
-            from rules_core.session import parse_line
-            try:
-                parse_line(rest.decode("utf-8"))
-                self.unended = True
-                yield rest + b"\n"
-            except ValueError:  # (UnicodeError is one)
-                self.torn_at = at - len(rest)
+            yield rest
 
     def start(self, line):
         """A new game's header `line` on flash as the game in play (its ReadBack reads it back
@@ -361,21 +372,13 @@ class Keeper:
         return want
 
     def _index(self):
-        """data/history.txt's lines (bytes, without their newline), a piece read at a time."""
-        at = 0
-        rest = b""
-        while True:
-            try:
-                piece = self.storage.read(paths.INDEX, at, _PIECE)
-            except OSError:
-                piece = b""
-            if not piece:
-                break
-            at += len(piece)
-            parts = (rest + piece).split(b"\n")
-            rest = parts.pop()
-            for part in parts:
-                yield part
+        """data/history.txt's complete lines (bytes, without their newline); none before the
+        first game is filed."""
+        if not self.storage.exists(paths.INDEX):
+            return
+        for line in self._pieces(paths.INDEX):
+            if line[-1:] == b"\n":
+                yield line[:-1]
 
     def _note(self, n, s):
         """History game n's summary line; a failure is logged (its row shows the header)."""
