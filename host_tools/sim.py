@@ -13,9 +13,9 @@ separated by spaces, commas or new lines ("#" starts a comment):
   TOKEN*N                      N presses, e.g. DOWN*3
   letters U D L R O B Z        one press each, in a run: "DDRO" = DOWN DOWN RIGHT OK;
                                Z = BACK:long (undo)
-  wait                         let two seconds pass (messages time out); wait*60 lets two
-                               minutes pass: the display dims (wait*300: it goes dark;
-                               Settings > Display sets both times)
+  wait                         let two seconds pass (wait*2: a message times out; a key
+                               clears it too); wait*60 lets two minutes pass: the display
+                               dims (wait*300: it goes dark; Settings > Display sets both)
 A script holds at most 20000 presses. After the script a message still on the screen is let
 time out (--keep-message keeps it), then the screen's text is printed (and the display's
 state when it is dimmed or dark); --screenshot NAME.png writes the display and LEDs. A
@@ -175,7 +175,8 @@ def run_script(app, clock, keys, keep_message=False):
         clock.now += WAIT_MS if k is None else KEY_STEP_MS
         app.step(clock.now, k)
     if not keep_message:
-        clock.now += WAIT_MS  # let a last message time out so the screen shows itself
+        from app.app import MESSAGE_MS
+        clock.now += MESSAGE_MS  # let a last message time out so the screen shows itself
         app.step(clock.now, None)
 
 

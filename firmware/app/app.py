@@ -25,7 +25,8 @@ from app.leds import LedView
 from app.idle import Idle, BLANK
 from app.records import Records, why, ON_BOARD
 
-_TOAST_MS = const(1500)  # a message stays this long
+# a message stays until the next key, or this long without one: time to read two rows
+MESSAGE_MS = const(4000)
 _FLASH_MS = const(250)  # the LEDs flash red this long when an input is refused
 # undo and redo as entered, and their record lines as rules_core.record.dumps writes them
 # (a Pico dumps one in ~0.8 ms of the press)
@@ -178,7 +179,7 @@ class App:
         self.stack = []  # screens, the current one last
         self.toast = []  # the message rows drawn over the bottom of the screen
         self.toast_until = 0
-        self.toast_sticky = False  # shown until the next key instead
+        self.toast_sticky = False  # shown until the next key, however long that takes
         self.flash_until = 0
         self.flash_shown = False
         self.toasted = 0  # rows of the message the last frame showed
@@ -485,11 +486,12 @@ class App:
             del self.fetched[:]
 
     # ---- messages ----
-    def say(self, text, ms=_TOAST_MS, rows=None):
-        """A message over the bottom rows for ms (None: until the next key). One longer than
-        two rows (a record's line that no longer plays, a storage error) is never cut: it
-        covers all but the title row and stays until a key, as long as it takes to read.
-        rows: the message wrapped already (made ahead), instead of text."""
+    def say(self, text, ms=MESSAGE_MS, rows=None):
+        """A message over the bottom rows until the next key, or for ms without one (None:
+        until a key however long). One longer than two rows (a record's line that no longer
+        plays, a storage error) is never cut: it covers all but the title row and stays until
+        a key, as long as it takes to read. rows: the message wrapped already (made ahead),
+        instead of text."""
         self.toast = rows or wrap(text, self.cv.w // 8, self.cv.h // 8 - 1)
         self.toast_sticky = ms is None or len(self.toast) > 2
         self.toast_until = self.now + (ms or 0)
@@ -543,8 +545,8 @@ class App:
             self.dirty = True
         if key is not None:
             self.stalled = False
-            if self.toast_sticky:
-                self.toast = []  # a message kept until a key: this key read it
+            if self.toast:
+                self.toast = []  # the message was on screen until this key: it was read
                 self.toast_sticky = False
             try:
                 if key == BACK | LONG and not self.screen.raw_keys:
