@@ -25,7 +25,7 @@ def entries(d):
 def test_scoreboard_legend_says_what_the_flags_mean(tmp_path):
     d = Driver(tmp_path / "azul")
     d.new_game("Azul", "coloured", 2)
-    assert d.app.text() == ["Azul R1", "1 Red       0 S!", "1 Blue      0 !", "S=starts !=to do", "next wall Red"]
+    assert d.app.text() == ["Azul R1", "1 Red       0 S!", "1 Blue      0 !", "S=starts !=to do", "Wall Red"]
     for who in ("Red", "Blue"):
         d.entry("Wall " + who)
         d.save()

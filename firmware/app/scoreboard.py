@@ -8,6 +8,7 @@ OK opens the entries of this round; BACK the main menu; hold BACK undoes from an
 from hal.keys import UP, DOWN, OK, BACK, CODE_MASK
 from app.ui import ListScreen
 from app import colours
+from app.app import entry_name
 
 
 # what the flags mean, on the row under the standings (16 characters with both)
@@ -94,9 +95,10 @@ class Scoreboard(_Board):
         c = s.bonus_colour()
         if c:
             rows.append("bonus %s (%s)" % (colours.label(c, s.info.unverified), colours.letter(c)))
-        if waiting:
+        if waiting:  # the next entry, as the round's menu names it (a Garden turn may buy too)
             e, p = waiting[0]
-            rows.append("next %s %s" % (e, s.players[p] if p is not None else ""))
+            rows.append(entry_name(s.game, "Buy/pass" if e == "pass" else e,
+                                   s.players[p] if p is not None else None))
         else:
             rows.append("OK: end round")
         _Board.__init__(self, app, "%s R%d%s%s" % (s.info.short, s.round, "/%d" % total if total else "",
