@@ -10,6 +10,11 @@ from app.form import Form, Field, Opens, count_field, EntryMenu, Save
 from app import colours
 
 
+# what a round's end gives before the last: nothing, the walls were scored as entered and
+# the bonuses come at the game's end (遊戲結束)
+END_ROUND_NOTHING = "bonuses: at end"
+
+
 def actions(app):
     s = app.session
     n = len(s.players)

@@ -104,6 +104,17 @@ class Scoreboard(_Board):
         _Board.__init__(self, app, "%s R%d%s%s" % (s.info.short, s.round, "/%d" % total if total else "",
                                                   " LAST" if s.last_round() else ""), rows)
 
+    def draw(self, cv):
+        """The last row (what to enter next) stays on the bottom row; where the screen is too
+        short for them all (128x32), the rows above it scroll."""
+        fit = self.fitted(cv.w // 8)
+        if len(fit) <= cv.rows:
+            return _Board.draw(self, cv)
+        self.top = min(self.top, len(fit) - cv.rows)  # (the rows that scroll: fit[1:-1])
+        cv.lines(fit, self.top, None, cv.w, cv.rows - 1)
+        cv.row(cv.rows - 1, fit[-1])
+        cv.d.hline(0, 7, cv.w, 1)
+
     def leave(self, base):
         if base == OK:
             from app import entries  # imported when first needed: each module costs heap
@@ -169,7 +180,7 @@ class Final(_Board):
                     v += u
                 lab = labels.get(k)
                 if lab is None:
-                    words = k.replace("_points", " pts").replace("_", " ")
+                    words = k.replace("_points", " pts").replace("complete_", "full ").replace("_", " ")
                     lab = labels[k] = (words, words + " ")
                 # the label cut to leave the value on the row
                 room = 15 - len(v)
