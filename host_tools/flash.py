@@ -38,6 +38,8 @@ import sys
 import tempfile
 import threading
 
+from host_tools.output import printable
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 CORE = os.path.join(ROOT, "rules_core")
@@ -620,6 +622,9 @@ def add_arguments(parser):
 def run(args):
     command = "flash" if hasattr(args, "board") else "pull"
     try:
+        if args.port.startswith("-"):  # an option, which mpremote would take as one (--port=--help)
+            raise FlashError("--port %s is not a port: auto, a serial port (/dev/ttyACM0, COM3) "
+                             "or socket://HOST:PORT" % args.port)
         if command == "pull":
             pull(args.port, args.to)
             return 0
@@ -644,7 +649,7 @@ def run(args):
         flash(args.port, args.board, args.driver)
         return 0
     except FlashError as e:
-        sys.stderr.write("azul-companion %s: %s\n" % (command, e))
+        sys.stderr.write("azul-companion %s: %s\n" % (command, printable(str(e))))
         return 1
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")

@@ -78,6 +78,9 @@ class _RootedOs:
 
 def rooted_storage(root):
     """Storage whose "data/x" files are root/x (the record lands in --data DIR)."""
+    if os.path.exists(root) and not os.path.isdir(root):
+        raise SimError("--data %s is not a folder: give the folder the games are kept in "
+                       "(made if missing)" % root)
     os.makedirs(root, exist_ok=True)
     fs = _RootedOs(root)
     return Storage(lambda p, mode: builtins.open(fs.path(p), mode), fs)
@@ -386,7 +389,7 @@ def add_arguments(parser):
 
 
 def run(args):
-    from host_tools.output import CliError
+    from host_tools.output import CliError, printable
     if args.help_script:
         print(__doc__)
         return 0
@@ -408,7 +411,7 @@ def run(args):
         interactive(app, display, leds)
     else:
         run_script(app, clock, keys, args.keep_message)
-        print("\n".join(app.text()))
+        print("\n".join(printable(t) for t in app.text()))  # (names come from records)
         if display_state(display):
             print("[display %s]" % display_state(display))
         if sys.stdout.isatty():
