@@ -43,7 +43,8 @@ def names():
 class Screens:
     """Watches every App frame: the texts it showed, and what went beyond the display."""
 
-    def __init__(self, monkeypatch):
+    def __init__(self, monkeypatch, as_text=False):
+        self.as_text = as_text  # check the simulator's text view of each frame too
         self.texts = {}  # text -> the frame's texts it was first seen in
         self.beyond = {}  # what -> the frame's texts
         screens = self
@@ -76,6 +77,11 @@ class Screens:
             for row in [scr.title] + list(scr.rows()):
                 if len(row) > n:
                     self.beyond.setdefault("%r is longer than %d characters" % (row, n), shown)
+        if self.as_text and app.display.on:  # the simulator's 80x24 view reads what was drawn
+            lines = ["".join(ch for ch, _, _ in line) for line in app.display.cells()]
+            for t in app.toast or shown:  # (a message covers the rows under it)
+                if not any(t in line for line in lines):
+                    self.beyond.setdefault("%r not in the text view %r" % (t, lines), shown)
         if type(scr).__name__ == "Scoreboard" and not app.toast and scr.rows()[-1] not in shown:
             self.beyond.setdefault("the scoreboard's last row %r is not in view" % scr.rows()[-1], shown)
 
@@ -128,7 +134,8 @@ def test_every_screen_of_the_eight_games_in_the_guides_words_and_on_the_display(
 
 
 def test_every_screen_of_the_guides_scripts_in_its_words_and_on_the_display(tmp_path, monkeypatch):
-    screens = Screens(monkeypatch)
+    """... and the simulator's text view (host_tools.sim.text_view) reads every text drawn."""
+    screens = Screens(monkeypatch, as_text=True)
     make.make(str(tmp_path))
     assert not screens.beyond, "\n".join("%s\n  in %r" % b for b in screens.beyond.items())
     unknown = screens.unknown_words()
