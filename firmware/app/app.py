@@ -34,22 +34,9 @@ _UNDO, _UNDO_LINE = {"e": "undo"}, '{"e": "undo"}'
 _REDO, _REDO_LINE = {"e": "redo"}, '{"e": "redo"}'
 
 
-# the screens' words for the record's event kinds, as the round's menu names the entries
-# (a record's names are not words: round_score); "<game> <kind>" where a game says otherwise
-WORDS = {"wall": "Wall", "first": "First marker", "sintra first": "Start tile", "window": "Window",
-         "broken": "Broken", "leftover": "Leftover", "buy": "Buy", "pass": "Pass", "round_score": "Score",
-         "reserve": "Reserve", "garden": "Garden", "bonus": "Bonus", "play": "Reveal",
-         "new_deck": "New deck", "end_round": "End round"}
-
-
-def entry_name(game, e, player=None):
-    """An entry as the screens name it: "Wall Ann", "End round"."""
-    word = WORDS.get(game + " " + e) or WORDS.get(e, e)
-    return word if player is None else "%s %s" % (word, player)
-
-
 def describe(session, ev):
     """Short text of an event for messages: "Wall Ann", "End round"."""
+    from app.scoreboard import entry_name  # (the screens' words; home() imports it anyway)
     if ev is None:
         return "-"
     p = ev.get("p")

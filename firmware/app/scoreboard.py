@@ -8,12 +8,26 @@ OK opens the entries of this round; BACK the main menu; hold BACK undoes from an
 from hal.keys import UP, DOWN, OK, BACK, CODE_MASK
 from app.ui import ListScreen
 from app import colours
-from app.app import entry_name
 
 
 # what the flags mean, on the row under the standings (16 characters with both)
 FLAGS = ("", "!", "S", "S!")  # by 2 * starts + has an entry to make
 LEGEND = ("", "!=to do", "S=starts", "S=starts !=to do")  # by the same bits, of every row shown
+
+
+# the screens' words for the record's event kinds, as the round's menu names the entries
+# (a record's names are not words: round_score); "<game> <kind>" where a game says otherwise
+WORDS = {"wall": "Wall", "first": "First marker", "sintra first": "Start tile", "window": "Window",
+         "broken": "Broken", "leftover": "Leftover", "buy": "Buy", "pass": "Pass", "round_score": "Score",
+         "reserve": "Reserve", "garden": "Garden", "bonus": "Bonus", "play": "Reveal",
+         "new_deck": "New deck", "end_round": "End round"}
+
+
+def entry_name(game, e, player=None):
+    """An entry as the screens name it (the scoreboard's next entry, App.describe's
+    messages): "Wall Ann", "End round"."""
+    word = WORDS.get(game + " " + e) or WORDS.get(e, e)
+    return word if player is None else "%s %s" % (word, player)
 
 
 def standings_rows(s, pending):
