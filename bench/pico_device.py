@@ -241,7 +241,7 @@ def _play(app, keys, now, times, screens, names, acc, fetched, probe=None):
             if a1 > acc[2]:
                 acc[2] = a1
         i += 1
-    now = time.ticks_add(now, WAIT_MS)  # let a last message time out, as run_script does
+    now = time.ticks_add(now, 2 * WAIT_MS)  # let a last message (4 s) time out, as run_script does
     app.step(now, None)
     return now
 

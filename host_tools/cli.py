@@ -8,7 +8,7 @@ import os
 import sys
 
 from host_tools import use_board_layout
-from host_tools.output import CliError, printable
+from host_tools.output import CliError, printable, not_replacing
 
 # command -> module that provides add_arguments(parser) and run(args); only the module of
 # the command given is imported
@@ -49,6 +49,7 @@ def add_arguments(parser):
         parser.add_argument("--games", type=int, default=1, help="games with seeds seed, seed+1, ... (several need --out-dir)")
         parser.add_argument("--out", help="the record's file (one game); default: stdout")
         parser.add_argument("--out-dir", help="a folder for the records, one file per game (GAME_Np_SEED.jsonl)")
+        parser.add_argument("--force", action="store_true", help="replace files that exist already")
 
 
 def run(args):
@@ -66,7 +67,7 @@ def _replay(args):
     except ValueError as e:
         raise CliError("%s: %s" % (args.file, e))
     for w in warnings:
-        print("%s: warning: %s" % (args.file, w), file=sys.stderr)
+        print("%s: warning: %s" % (printable(args.file), printable(w)), file=sys.stderr)
     result = session.result()
     if args.json:
         from rules_core.record import dumps
@@ -102,6 +103,11 @@ def _simulate(args):
     random_game = __import__(g.engine, None, None, ["random_game"]).random_game
     variant = args.variant or g.variants[0]
     out_dir = args.out_dir
+    paths = [os.path.join(out_dir, "%s_%dp_%d.jsonl" % (args.game, args.players, args.seed + k)) if out_dir
+             else args.out for k in range(args.games)]
+    for path in paths:  # all of them before any is written
+        if path:
+            not_replacing(path, args.force)
     if out_dir:
         os.makedirs(out_dir, exist_ok=True)
     for k in range(args.games):
@@ -112,14 +118,11 @@ def _simulate(args):
             raise CliError(str(e))
         header, events = game[0], game[1]
         text = "".join(dumps(x) + "\n" for x in [header] + list(events))
-        if out_dir:
-            path = os.path.join(out_dir, "%s_%dp_%d.jsonl" % (args.game, args.players, seed))
-        else:
-            path = args.out
+        path = paths[k]
         if path:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text)
-            print("%s: scores %s" % (path, game[2]))
+            print("%s: scores %s" % (printable(path), game[2]))
         else:
             sys.stdout.write(text)
     return 0
@@ -151,11 +154,12 @@ def main(argv=None):
     try:
         return _module(args.module).run(args)
     except CliError as e:
-        print("azul-companion %s: %s" % (args.command, e), file=sys.stderr)
+        print("azul-companion %s: %s" % (args.command, printable(str(e))), file=sys.stderr)
         return 1
     except OSError as e:  # an unwritable --out/--data/--screenshot, a vanished file...
         where = "%s: " % e.filename if getattr(e, "filename", None) else ""
-        print("azul-companion %s: %s%s" % (args.command, where, e.strerror or e), file=sys.stderr)
+        print("azul-companion %s: %s" % (args.command, printable("%s%s" % (where, e.strerror or e))),
+              file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

@@ -23,11 +23,13 @@ import re
 import sys
 import uuid
 
-from host_tools.output import printable, write_atomically
+from host_tools.output import printable, write_atomically, not_replacing
 from rules_core.games import game
 
 FORMATS = ("csv", "json", "bgstats", "html")
-PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd")  # one colour per seat
+# one colour per seat, the device's (app.colours.PLAYER_COLOURS: red, blue, green, yellow,
+# purple), a shade darker where the LEDs' colour is too light to read on white
+PALETTE = ("#e00000", "#0030e0", "#00a000", "#d09800", "#7800c8")
 NAMESPACE = uuid.UUID("6c1b3f2e-5a8d-4d7e-9a41-0c2d8e7f9b10")  # stable play/player uuids
 
 
@@ -229,13 +231,22 @@ def to_bgstats(games):
 STYLE = """body{font-family:sans-serif;margin:24px;color:#222;background:#fff}
 h1{font-size:22px}h2{font-size:18px;margin-top:28px}table{border-collapse:collapse;margin:8px 0}
 td,th{border:1px solid #bbb;padding:3px 8px;text-align:right}th:first-child,td:first-child{text-align:left}
-.win{font-weight:bold}.note{color:#666;font-size:13px}svg text{font-size:11px;fill:#333}"""
+.win{font-weight:bold}.note{color:#666;font-size:13px}svg{width:100%;max-width:600px;height:auto;display:block}
+svg text{font-size:12px;fill:#333}.legend{list-style:none;padding:0;margin:4px 0;display:flex;flex-wrap:wrap;gap:4px 16px}
+.seat{display:inline-block;width:12px;height:12px;margin-right:5px;vertical-align:-1px}
+.wide{overflow-x:auto;max-width:100%}
+@media (max-width:600px){body{margin:12px}td,th{padding:2px 5px;font-size:14px}}"""
 
 
-def svg_chart(g, width=560, height=260):
-    """Cumulative score after each closed round, one polyline per player."""
+def seat_colour(p):
+    return PALETTE[p % len(PALETTE)]
+
+
+def svg_chart(g, width=360, height=220):
+    """Cumulative score after each closed round, one polyline per player (its seat's colour),
+    then the legend: the picture scales to the page's width (a phone's 390 px included)."""
     totals = g.totals_by_round()
-    left, right, top, bottom = 44, 110, 12, 30
+    left, right, top, bottom = 34, 10, 10, 24
     if not totals:
         return '<p class="note">no round closed yet</p>'
     rounds = [0] + list(range(1, len(totals) + 1))
@@ -250,25 +261,36 @@ def svg_chart(g, width=560, height=260):
     def y(v):
         return top + ph * (hi - v) / (hi - lo)
 
-    parts = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img">'
-             % (width, height, width, height)]
+    parts = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" role="img">' % (width, height)]
     parts.append('<rect x="%d" y="%d" width="%d" height="%d" fill="#fafafa" stroke="#999"/>' % (left, top, pw, ph))
     for v in sorted({lo, 0, hi, (lo + hi) // 2}):
         parts.append('<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#ddd"/><text x="%d" y="%.1f" text-anchor="end">%d</text>'
                      % (left, left + pw, y(v), y(v), left - 4, y(v) + 4, v))
-    for i in rounds:
-        parts.append('<text x="%.1f" y="%d" text-anchor="middle">%s</text>' % (x(i), height - 10, i))
+    step = max(1, (len(rounds) + 11) // 12)  # at most a dozen round numbers under the axis
+    for i in rounds[::step]:
+        parts.append('<text x="%.1f" y="%d" text-anchor="middle">%s</text>' % (x(i), height - 8, i))
     for p, s in enumerate(series):
-        colour = PALETTE[p % len(PALETTE)]
+        colour = seat_colour(p)
         points = " ".join("%.1f,%.1f" % (x(i), y(v)) for i, v in zip(rounds, s))
-        parts.append('<polyline fill="none" stroke="%s" stroke-width="3" points="%s"/>' % (colour, points))
+        parts.append('<polyline fill="none" stroke="%s" stroke-width="2.5" points="%s"/>' % (colour, points))
         for i, v in zip(rounds, s):
-            parts.append('<circle cx="%.1f" cy="%.1f" r="3.5" fill="%s"/>' % (x(i), y(v), colour))
-        ly = top + 14 + 18 * p
-        parts.append('<rect x="%d" y="%d" width="14" height="10" fill="%s"/><text x="%d" y="%d">%s</text>'
-                     % (left + pw + 10, ly - 9, colour, left + pw + 28, ly, html.escape(g.players[p])))
+            parts.append('<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>' % (x(i), y(v), colour))
     parts.append("</svg>")
+    parts.append('<ul class="legend">%s</ul>' % "".join(
+        '<li><span class="seat" style="background:%s"></span>%s</li>' % (seat_colour(p), html.escape(n))
+        for p, n in enumerate(g.players)))
     return "".join(parts)
+
+
+def round_label(g, n):
+    """Closed round n (from 1) as the report names it: "Round 5", or in a long 5211 game,
+    whose rounds count within each deck, "Deck 2, round 1"."""
+    r = g.result
+    if r["game"] == "5211" and r.get("variant") == "long":
+        from rules_core.game5211 import rounds_per_deck
+        per = rounds_per_deck(len(g.players))
+        return "Deck %d, round %d" % ((n - 1) // per + 1, (n - 1) % per + 1)
+    return "Round %d" % n
 
 
 def to_html(games):
@@ -283,17 +305,19 @@ def to_html(games):
         body.append(svg_chart(g))
         keys = sorted({k for b in r["breakdown"] for k in b})
         rows = ["<tr><th></th>%s</tr>" % "".join(
-            '<th style="color:%s">%s</th>' % (PALETTE[p % len(PALETTE)], e(n)) for p, n in enumerate(g.players))]
+            '<th><span class="seat" style="background:%s"></span>%s</th>' % (seat_colour(p), e(n))
+            for p, n in enumerate(g.players))]
         for n, row in enumerate(g.points_by_round(), 1):
-            rows.append("<tr><td>Round %d</td>%s</tr>" % (n, "".join("<td>%+d</td>" % v for v in row)))
+            rows.append("<tr><td>%s</td>%s</tr>" % (round_label(g, n), "".join("<td>%+d</td>" % v for v in row)))
         for k in keys:
             rows.append("<tr><td>%s</td>%s</tr>" % (e(label(k)), "".join(
                 "<td>%s</td>" % e(_text(b.get(k, ""))) for b in r["breakdown"])))
         rows.append("<tr><td><b>Score</b></td>%s</tr>" % "".join(
             '<td class="%s">%d%s</td>' % ("win" if p in r["winners"] else "", s, " &#9733;" if p in r["winners"] else "")
             for p, s in enumerate(r["scores"])))
-        body.append("<table>%s</table>" % "".join(rows))
-    return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Azul Companion report</title>'
+        body.append('<div class="wide"><table>%s</table></div>' % "".join(rows))
+    return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Azul Companion report</title>'
             "<style>%s</style></head><body>\n%s\n</body></html>\n" % (STYLE, "\n".join(body)))
 
 
@@ -319,6 +343,7 @@ def add_arguments(parser):
     parser.add_argument("files", nargs="+", metavar="FILE", help="game records (.jsonl)")
     parser.add_argument("--to", choices=FORMATS, required=True, help="output format")
     parser.add_argument("--out", help="output file (default: stdout)")
+    parser.add_argument("--force", action="store_true", help="replace --out if it exists")
 
 
 def _same_file(a, b):
@@ -333,19 +358,21 @@ def run(args):
         for path in args.files if args.out else ():
             if _same_file(args.out, path):
                 raise ExportError("--out %s is one of the records read; refusing to overwrite it" % args.out)
+        if args.out:
+            not_replacing(args.out, args.force)
         games = load(args.files)
         text = WRITERS[args.to](games)
     except ExportError as e:
-        sys.stderr.write("azul-companion export: %s\n" % e)
+        sys.stderr.write("azul-companion export: %s\n" % printable(str(e)))
         return 1
     for g in games:
         for w in g.warnings:
-            sys.stderr.write("%s: warning: %s\n" % (g.path, w))
+            sys.stderr.write("%s: warning: %s\n" % (printable(g.path), printable(w)))
     if args.out:
         try:
             write_atomically(args.out, text)
         except OSError as e:
-            sys.stderr.write("azul-companion export: cannot write %s: %s\n" % (args.out, e.strerror or e))
+            sys.stderr.write("azul-companion export: cannot write %s\n" % printable("%s: %s" % (args.out, e.strerror or e)))
             return 1
     else:
         sys.stdout.write(text)

@@ -630,6 +630,9 @@ def add_arguments(parser):
 def run(args):
     command = "flash" if hasattr(args, "board") else "pull"
     try:
+        if args.port.startswith("-"):  # an option, which mpremote would take as one (--port=--help)
+            raise FlashError("--port %s is not a port: auto, a serial port (/dev/ttyACM0, COM3) "
+                             "or socket://HOST:PORT" % args.port)
         if command == "pull":
             skipped = pull(args.port, args.to)[1]
             if skipped:
@@ -657,7 +660,7 @@ def run(args):
         flash(args.port, args.board, args.driver)
         return 0
     except FlashError as e:
-        sys.stderr.write("azul-companion %s: %s\n" % (command, e))
+        sys.stderr.write("azul-companion %s: %s\n" % (command, printable(str(e))))
         return 1
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")

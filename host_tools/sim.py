@@ -1,11 +1,13 @@
 """`azul-companion sim`: the real device App on CPython, drawn in the terminal.
 
 The OLED is drawn as big as the terminal allows: half blocks (1x2 pixels a character, the
-128x64 screen in 128x32; the Pico board needs 144x34), else braille (2x4 pixels, 64x16:
-fits 80x24); the NeoPixels as coloured cells (ANSI truecolor) beside or below it. A
-resize redraws; a terminal too small for braille gets one line saying what it needs.
-Keys: arrows, Enter = OK, Backspace/Esc = BACK, u = hold BACK (undo), Shift+arrow = long
-press, q = quit (the prompt comes back below the drawing).
+128x64 screen in 128x32; the Pico board needs 144x34), else as text (an 8x8 cell a
+character: the 128x64 screen in 16x8, as it reads on the device, the cursor's row in
+reverse video, a title underlined, drawings in braille; fits 80x24); the NeoPixels as
+coloured cells (ANSI truecolor) beside or below it. A resize redraws; a terminal too small
+gets one line saying what it needs. It draws on the terminal's alternate screen: q gives
+the terminal back as it was. Keys: arrows, Enter = OK, Backspace/Esc = BACK, u = hold BACK
+(undo), Shift+arrow = long press, q = quit.
 
 --script runs presses without a terminal, from a file or the argument itself. Tokens are
 separated by spaces, commas or new lines ("#" starts a comment):
@@ -13,9 +15,9 @@ separated by spaces, commas or new lines ("#" starts a comment):
   TOKEN*N                      N presses, e.g. DOWN*3
   letters U D L R O B Z        one press each, in a run: "DDRO" = DOWN DOWN RIGHT OK;
                                Z = BACK:long (undo)
-  wait                         let two seconds pass (messages time out); wait*60 lets two
-                               minutes pass: the display dims (wait*300: it goes dark;
-                               Settings > Display sets both times)
+  wait                         let two seconds pass (wait*2: a message times out; a key
+                               clears it too); wait*60 lets two minutes pass: the display
+                               dims (wait*300: it goes dark; Settings > Display sets both)
 A script holds at most 20000 presses. After the script a message still on the screen is let
 time out (--keep-message keeps it), then the screen's text is printed (and the display's
 state when it is dimmed or dark); --screenshot NAME.png writes the display and LEDs. A
@@ -23,6 +25,7 @@ dimmed display is drawn grey, a dark one empty.
 """
 import builtins
 import os
+import re
 import select
 import sys
 import time
@@ -79,6 +82,9 @@ class _RootedOs:
 
 def rooted_storage(root):
     """Storage whose "data/x" files are root/x (the record lands in --data DIR)."""
+    if os.path.exists(root) and not os.path.isdir(root):
+        raise SimError("--data %s is not a folder: give the folder the games are kept in "
+                       "(made if missing)" % root)
     os.makedirs(root, exist_ok=True)
     fs = _RootedOs(root)
     return Storage(lambda p, mode: builtins.open(fs.path(p), mode), fs)
@@ -163,7 +169,8 @@ def run_script(app, clock, keys, keep_message=False):
         clock.now += WAIT_MS if k is None else KEY_STEP_MS
         app.step(clock.now, k)
     if not keep_message:
-        clock.now += WAIT_MS  # let a last message time out so the screen shows itself
+        from app.app import MESSAGE_MS
+        clock.now += MESSAGE_MS  # let a last message time out so the screen shows itself
         app.step(clock.now, None)
 
 
@@ -172,6 +179,11 @@ FOOTER_KEYS = ("arrows move", "Enter OK", "Bksp/Esc back", "u undo", "Shift+arro
 SCREEN_BG = "\x1b[48;5;234m"  # the OLED's glass, a shade off the terminal's black
 DIMMED_FG = "\x1b[38;5;242m"  # a dimmed display's pixels: grey
 RESET = "\x1b[0m"
+
+
+def visible_len(line):
+    """The columns a line of text_view() takes (its escape sequences take none)."""
+    return len(re.sub("\x1b\\[[0-9;]*m", "", line))
 
 
 def display_state(display):
@@ -204,13 +216,32 @@ def footer_lines(width):
     return lines
 
 
+def text_view(display, colour=True):
+    """The display as text, a character per 8x8 cell (VirtualDisplay.cells): the cursor's
+    row and a message in reverse video, a title and a new Azul tile underlined."""
+    lines = []
+    for line in display.cells():
+        out = []
+        shown = (False, False)
+        for ch, inverted, underlined in line:
+            if colour and (inverted, underlined) != shown:
+                out.append("\x1b[%s;%sm" % ("7" if inverted else "27", "4" if underlined else "24"))
+                shown = (inverted, underlined)
+            out.append(ch)
+        if colour and shown != (False, False):
+            out.append("\x1b[27;24m")
+        lines.append("".join(out))
+    return lines
+
+
 def frame(display, leds, layout, cols, rows, colour=True):
     """The lines drawing the display, the LEDs and the key help in a cols x rows terminal.
 
     The biggest picture that fits: half blocks (1x2 pixels a character, 128x32 for the
-    OLED) or braille (2x4 pixels, 64x16); the LEDs beside it when there is room, else
-    below. When neither fits, one line saying so. Every line is narrower than the
-    terminal, so none wraps and erasing to the end of a line never eats its last cell.
+    OLED) or text (an 8x8 cell a character, 16x8: text_view); the LEDs beside it when there
+    is room, else below. When neither fits, one line saying so. Every line is narrower
+    than the terminal, so none wraps and erasing to the end of a line never eats its last
+    cell.
     """
     led_lines, led_width = render_leds(leds, layout, colour)
     width = cols - 1
@@ -220,12 +251,12 @@ def frame(display, leds, layout, cols, rows, colour=True):
         note = "a key only wakes it" if state == "dark" else "a key lights it and acts"
         keys = [("display %s (idle): %s" % (state, note))[:width]] + keys
     w, h = display.width, display.height
-    for draw, pw, ph in ((display.blocks, w, (h + 1) // 2), (display.braille, (w + 1) // 2, (h + 3) // 4)):
+    for draw, pw, ph in ((display.blocks, w, (h + 1) // 2), (lambda: text_view(display, colour), w // 8, h // 8)):
         beside = pw + 1 + led_width <= width
         height = (max(ph, len(led_lines)) if beside else ph + 1 + len(led_lines)) + 1 + len(keys)
         if pw > width or height > rows:
             continue
-        pic = [(" " * pw if state == "dark" else line.ljust(pw)) for line in draw()]
+        pic = [(" " * pw if state == "dark" else line + " " * (pw - visible_len(line))) for line in draw()]
         if colour:
             fg = DIMMED_FG if state == "dimmed" else ""
             pic = [SCREEN_BG + fg + line + RESET for line in pic]
@@ -236,9 +267,9 @@ def frame(display, leds, layout, cols, rows, colour=True):
         else:
             body = pic + [""] + led_lines
         return body + [""] + keys
-    # the smallest layout that fits: braille with the LEDs beside it
-    need_cols = (w + 1) // 2 + 1 + led_width + 1
-    need_rows = max((h + 3) // 4, len(led_lines)) + 1 + len(footer_lines(need_cols - 1))
+    # the smallest layout that fits: text with the LEDs beside it
+    need_cols = w // 8 + 1 + led_width + 1
+    need_rows = max(h // 8, len(led_lines)) + 1 + len(footer_lines(need_cols - 1))
     msg = "sim needs %dx%d: terminal too small (%dx%d)" % (need_cols, need_rows, cols, rows)
     return [msg[:max(1, width)]]
 
@@ -329,7 +360,8 @@ def interactive(app, display, leds):
     the history trimmed, the work made ahead), a piece a turn, as the board's loop runs it.
 
     Every line is written at its own row (cursor positioning), so a line as wide as the
-    terminal never wraps; on quit the cursor goes below the drawing for the prompt.
+    terminal never wraps; it is drawn on the alternate screen, which quitting leaves: the
+    terminal shows what it showed before, the prompt below the command.
     """
     import signal
     import termios
@@ -352,7 +384,7 @@ def interactive(app, display, leds):
     more = False  # idle work left: the next turn comes sooner
     try:
         tty.setraw(fd)
-        out.write("\x1b[?25l\x1b[H\x1b[2J")
+        out.write("\x1b[?1049h\x1b[?25l\x1b[H\x1b[2J")  # the alternate screen, no cursor
         while True:
             key = read_key(fd, 0.01 if more else 0.05)
             if key == "quit":
@@ -376,7 +408,7 @@ def interactive(app, display, leds):
     finally:
         signal.signal(signal.SIGWINCH, old_handler)
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
-        out.write("\x1b[%d;1H\x1b[?25h\n" % max(drawn, 1))
+        out.write("\x1b[0m\x1b[?25h\x1b[?1049l")  # the terminal as it was, its cursor shown
         out.flush()
 
 
@@ -392,7 +424,7 @@ def add_arguments(parser):
 
 
 def run(args):
-    from host_tools.output import CliError
+    from host_tools.output import CliError, printable
     if args.help_script:
         print(__doc__)
         return 0
@@ -414,7 +446,7 @@ def run(args):
         interactive(app, display, leds)
     else:
         run_script(app, clock, keys, args.keep_message)
-        print("\n".join(app.text()))
+        print("\n".join(printable(t) for t in app.text()))  # (names come from records)
         if display_state(display):
             print("[display %s]" % display_state(display))
         if sys.stdout.isatty():

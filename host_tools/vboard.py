@@ -41,7 +41,7 @@ CONSOLE_KEEP = 65536  # bytes of console output kept in VirtualBoard.console
 PRESS_MS = 60  # a short press: well past the 20 ms debounce, far from the 600 ms long press
 GAP_MS = 60  # released between presses
 LONG_MS = 900  # a long press (past 600 ms)
-WAIT_MS = 2000  # a `None` in play(): let messages time out
+WAIT_MS = 2000  # a `None` in play(): two seconds pass, as the simulator's `wait` (two: a message goes)
 
 
 def micropython_command():

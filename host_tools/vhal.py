@@ -42,12 +42,50 @@ def _braille_dots(bits):
 _BRAILLE = tuple(tuple(_braille_dots(n)[side] for n in range(16)) for side in (0, 1))
 
 
+_OUTLINED = {}  # a glyph inside a 7x7 outline (an Azul tile entered now) -> its character
+_UNDERLINED = {}  # a glyph on the line under a title (its bottom pixel row, descenders too)
+_OUTLINE = bytes((0x7F, 0x41, 0x41, 0x41, 0x41, 0x41, 0x7F, 0))
+
+
 def _glyph_table():
     if not _GLYPHS:
         font = framebuf_py.FONT_8X8
         for c in range(33, 127):
-            _GLYPHS.setdefault(bytes(font[(c - 32) * 8:(c - 31) * 8]), chr(c))
+            glyph = bytes(font[(c - 32) * 8:(c - 31) * 8])
+            _GLYPHS.setdefault(glyph, chr(c))
+            _OUTLINED.setdefault(bytes(a | b for a, b in zip(glyph, _OUTLINE)), chr(c))
+            _UNDERLINED.setdefault(bytes(b | 0x80 for b in glyph), chr(c))
     return _GLYPHS
+
+
+def _read_cell(cell, table):
+    """(character, inverted, underlined) of an 8x8 cell (8 MONO_VLSB columns): see cells()."""
+    if not any(cell):
+        return " ", False, False
+    if cell == b"\xff" * 8:
+        return " ", True, False
+    if cell == b"\x80" * 8:
+        return " ", False, True
+    ch = _UNDERLINED.get(cell)
+    if ch is not None:
+        return ch, False, True
+    for bits, inverted, underlined in ((cell, False, False), (bytes(b ^ 0xFF for b in cell), True, False),
+                                       (bytes((b ^ 0x7F) & 0x7F for b in cell[:7]) + b"\x00" if not cell[7] else b"",
+                                        True, False)):
+        ch = table.get(bits)
+        if ch is not None:
+            return ch, inverted, underlined
+    ch = _OUTLINED.get(cell)
+    if ch is not None:
+        return ch, False, True
+    if sum(bin(b).count("1") for b in cell) == 1:
+        return "\u00b7", False, False  # a dot: an Azul wall's empty space
+    dots = 0
+    for k, bit in enumerate((0x01, 0x02, 0x04, 0x40, 0x08, 0x10, 0x20, 0x80)):  # dots 1-3,7 left; 4-6,8 right
+        col, row = divmod(k, 4)
+        if any(cell[col * 4 + i] >> (row * 2) & 3 for i in range(4)):
+            dots |= bit
+    return chr(0x2800 + dots), False, False
 
 
 class VirtualDisplay(framebuf_py.FrameBuffer):
@@ -113,6 +151,25 @@ class VirtualDisplay(framebuf_py.FrameBuffer):
                     dots |= right[(buf[base + x + 1] >> shift) & 15]
                 cells.append(chr(0x2800 + dots) if dots else " ")
             lines.append("".join(cells))
+        return lines
+
+    def cells(self):
+        """The display read as the 8x8 cells of its text rows: a line of (character, inverted,
+        underlined) per 8-pixel page, a cell per 8 columns. A cell that holds a glyph of the
+        font is that character: drawn, inverted (the cursor's bar, a message) or on the line
+        under a title (underlined), inverted in a 7x7 square or inside its outline (an Azul
+        wall's tile placed, entered now: underlined). A blank cell is a space, a lone pixel a
+        middle dot; any other drawing is a braille character of its 2x4 blocks of 4x2 pixels."""
+        table = _glyph_table()
+        buf = self.buffer
+        w = self.width
+        lines = []
+        for page in range(self.height // 8):
+            line = []
+            for x in range(0, w - w % 8, 8):
+                cell = bytes(buf[page * w + x:page * w + x + 8])
+                line.append(_read_cell(cell, table))
+            lines.append(line)
         return lines
 
     def text_lines(self):

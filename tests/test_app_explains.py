@@ -25,7 +25,7 @@ def entries(d):
 def test_scoreboard_legend_says_what_the_flags_mean(tmp_path):
     d = Driver(tmp_path / "azul")
     d.new_game("Azul", "coloured", 2)
-    assert d.app.text() == ["Azul R1", "1 Red       0 S!", "1 Blue      0 !", "S=starts !=to do", "next wall Red"]
+    assert d.app.text() == ["Azul R1", "1 Red       0 S!", "1 Blue      0 !", "S=starts !=to do", "Wall Red"]
     for who in ("Red", "Blue"):
         d.entry("Wall " + who)
         d.save()
@@ -231,3 +231,51 @@ def test_every_explanation_fits_the_message_rows(tmp_path, monkeypatch):
         kinds.add(text.split(": ", 1)[-1].split(" ")[0])
     # the explanations met: Azul grey wall, Sintra's bonus, the garden's colour groups
     assert {"column", "already", "the", "kept", "3+"} <= kinds, kinds
+
+
+def save_row(d):
+    """The save row and the row under it, as drawn with the cursor on the save row."""
+    n = len(d.screen.fields)
+    d.press(DOWN, (n - d.screen.cursor) % (n + 1))
+    text = d.app.text()
+    i = max(k for k, t in enumerate(text) if t.startswith("save"))
+    return text[i:i + 2]
+
+
+def test_a_number_on_a_save_row_comes_with_its_reason(tmp_path):
+    """Queen's Garden (D, 略過): the first to pass loses 1 point besides the discards, which no
+    field shows. Sintra (第一步, 遊戲結束): broken glass moves the marker, scored at the
+    game's end, so its entry gives +0 now; a round's end gives nothing either. Azul: a round
+    before the last ends with +0 (the walls were scored as entered, the bonuses at the end)."""
+    d = Driver(tmp_path / "garden")
+    d.new_game("Queen's Garden", "standard", 2)
+    d.entry("Pass Red")
+    assert save_row(d) == ["save Red-1", "-1 first pass"]
+    d.set("value 2 x", 1)
+    assert save_row(d) == ["save Red-3", "-1 first pass"]
+    d.save()
+    d.entry("Pass Blue")  # not the first: nothing to explain
+    assert save_row(d)[0] == "save +0" and save_row(d)[1:] in ([], ["OK>"])
+
+    d = Driver(tmp_path / "sintra")
+    d.new_game("Sintra", "side A", 2)
+    board_check(d, "A")
+    for c in ROUND_COLOURS:
+        d.choose(c)
+    d.entry("Broken Blue")
+    d.set("glass", 2)
+    assert save_row(d) == ["save +0", "track: at end"]
+    d.save()
+    d.entry("End round")
+    assert d.app.text()[1:3] == ["save +0", "track: at end"]
+
+    d = Driver(tmp_path / "azul")
+    d.new_game("Azul", "coloured", 2)
+    for who in ("Red", "Blue"):
+        d.entry("Wall " + who)
+        d.set("floor", 1)
+        d.save()
+    d.entry("First marker")
+    d.choose("Red")
+    d.entry("End round")
+    assert d.app.text()[1:3] == ["save +0", "bonuses: at end"]

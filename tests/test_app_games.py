@@ -150,7 +150,7 @@ def play_5211(d, events, n):
         if ev["e"] == "play":
             d.entry("Reveal " + NAMES[ev["p"]])
             for i, card in enumerate(ev["cards"]):
-                d.set("card %d" % (i + 1), list(card))
+                d.set(d.screen.fields[i].label, list(card))
             d.save()
         elif ev["e"] == "new_deck":
             d.entry("New deck")
@@ -412,8 +412,8 @@ def test_a_form_save_enters_the_state_its_check_made(tmp_path, monkeypatch):
     play = [ev for ev in events if ev["e"] == "play"][0]
     d.entry("Reveal " + NAMES[play["p"]])
     for i, card in enumerate(play["cards"]):
-        d.set("card %d" % (i + 1), list(card))
-    shown = d.screen.rows()[-1]  # "save Red+3 ..." : the checked points
+        d.set(d.screen.fields[i].label, list(card))
+    shown = d.screen.rows()[len(d.screen.fields)]  # "save Red+3 ..." : the checked points
     trials = []
     real = ReadBack.trial
     monkeypatch.setattr(ReadBack, "trial", lambda s, ev: trials.append(ev) or real(s, ev))
@@ -438,7 +438,7 @@ def test_the_end_round_confirm_enters_the_state_its_check_made(tmp_path, monkeyp
     d.new_game("5211", "standard", 4)
     play_5211(d, events[:events.index({"e": "end_round"})], 4)
     d.entry("End round")
-    shown = d.screen.rows()[-1]
+    shown = d.screen.rows()
     trials = []
     real = ReadBack.trial
     monkeypatch.setattr(ReadBack, "trial", lambda s, ev: trials.append(ev) or real(s, ev))
@@ -447,5 +447,5 @@ def test_the_end_round_confirm_enters_the_state_its_check_made(tmp_path, monkeyp
     assert type(d.screen).__name__ == "Scoreboard" and d.app.session.round == 2
     on_flash = replay(d.record())[0]
     assert on_flash.round == 2 and on_flash.scores == d.app.session.scores
-    gained = ["%s%+d" % (NAMES[p][:3], on_flash.scores[p]) for p in range(4) if on_flash.scores[p]]
-    assert shown == "save " + (" ".join(gained) or "+0")
+    gained = ["%s %+d" % (NAMES[p], on_flash.scores[p]) for p in range(4) if on_flash.scores[p]]
+    assert shown == (["save"] + gained if gained else ["save +0"])  # a row a player

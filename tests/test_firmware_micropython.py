@@ -163,7 +163,7 @@ def test_script_text_drives_the_app_as_the_simulator_does(tmp_path):
     sim.run_script(app, clock, sim.parse_script(script))
     assert r["screen"] == "Scoreboard" and r["players"] == ["Red", "Blue"] and r["scores"] == [0, 0]
     assert r["text"] == app.text() == ["Azul R1", "1 Red       0 S!", "1 Blue      0 !", "S=starts !=to do",
-                                          "next wall Red"]
+                                          "Wall Red"]
     with open(r["record"], encoding="utf-8") as f:
         session, _ = replay(f.read())
     assert session.players == ["Red", "Blue"] and session.scores == [0, 0]

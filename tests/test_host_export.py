@@ -186,7 +186,8 @@ def test_csv_text_cells_cannot_run_as_formulas_and_numbers_stay_numbers(tmp_path
     with open(str(out), encoding="utf-8", newline="") as f:
         text = f.read()
     rows = list(csv.DictReader(io.StringIO(text, newline="")))
-    assert {row["player"] for row in rows} == {"'" + n for n in names + ["\tTab", "\rCR"]}
+    # (a tab or CR in a name is escaped as any control character is: host_tools.output.printable)
+    assert {row["player"] for row in rows} == {"'" + n for n in names} | {"\\x09Tab", "\\x0dCR"}
     assert {row["file"] for row in rows} == {"'=1+1.jsonl", "tab.jsonl"}
     for row in rows:
         for cell in row.values():  # only a negative number may start like a formula
@@ -263,13 +264,14 @@ def test_out_is_replaced_only_by_a_complete_file(tmp_path, records):
     old = tmp_path / "report.html"
     old.write_text("the report of last week\n")
     for out in (old, tmp_path / "new.html"):
-        r = subprocess.run([sys.executable, "-m", "host_tools", "export"] + records + ["--to", "html", "--out", str(out)],
+        r = subprocess.run([sys.executable, "-m", "host_tools", "export"] + records + ["--to", "html", "--out", str(out),
+                                                                                   "--force"],
                            capture_output=True, text=True, cwd=ROOT, timeout=60, preexec_fn=small_files)
         assert r.returncode == 1 and "Traceback" not in r.stderr
         assert r.stderr == "azul-companion export: cannot write %s: File too large\n" % out
     assert old.read_text() == "the report of last week\n"
     assert sorted(os.listdir(str(tmp_path))) == ["full.jsonl", "hand.jsonl", "report.html"]
-    r = run_cli("export", *records, "--to", "html", "--out", str(old))
+    r = run_cli("export", *records, "--to", "html", "--out", str(old), "--force")
     assert r.returncode == 0 and old.read_text().startswith("<!DOCTYPE html>")
     assert oct(old.stat().st_mode & 0o777) == oct(0o666 & ~umask())
 
@@ -287,3 +289,68 @@ def test_out_never_overwrites_an_input(tmp_path, records):
         assert r.returncode == 1
         assert r.stderr == "azul-companion export: --out %s is one of the records read; refusing to overwrite it\n" % spelling
     assert open(records[0], "rb").read() == before
+
+
+def test_html_seat_colours_are_the_devices():
+    """Seat 1 red, 2 blue, 3 green, 4 yellow, 5 purple, as the LEDs show the players
+    (app.colours): each report colour has the hue of the device's colour for that seat."""
+    import colorsys
+    from app.colours import PLAYER_COLOURS, rgb
+
+    def hue(r, g, b):
+        return colorsys.rgb_to_hsv(r / 255, g / 255, b / 255)[0] * 360
+
+    for hexcode, name in zip(export.PALETTE, PLAYER_COLOURS):
+        want = hue(*rgb(name))
+        got = hue(*(int(hexcode[i:i + 2], 16) for i in (1, 3, 5)))
+        assert min(abs(got - want), 360 - abs(got - want)) < 15, (hexcode, name)
+
+
+def playwright_missing():
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright is not installed (pip install -e '.[dev]')"
+    return None if chromium() else "chromium is not installed (apt-get install chromium; .ci/run installs it)"
+
+
+@pytest.mark.skipif(playwright_missing() is not None, reason=str(playwright_missing()))
+def test_html_report_fits_a_phone_in_chromium(tmp_path):
+    """A 390 px wide phone (Chromium): nothing wider than the screen, each chart and its
+    legend whole on it, the lines in the seats' colours; a long 5211 game's rounds named by
+    deck (its rounds count within each deck)."""
+    from PIL import Image
+    from web_browser import ARGS, PHONE
+    from playwright.sync_api import sync_playwright
+    page_file = tmp_path / "report.html"
+    games = [os.path.join(ROOT, "tests", "golden", name) for name in ("5211_long_5p.jsonl", "garden_4p.jsonl")]
+    r = run_cli("export", *games, "--to", "html", "--out", str(page_file))
+    assert r.returncode == 0, r.stderr
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium(), args=ARGS)
+        try:
+            page = browser.new_page(viewport=PHONE, is_mobile=True)
+            page.goto(page_file.as_uri())
+            got = page.evaluate("""() => ({
+                width: document.documentElement.scrollWidth,
+                charts: [...document.querySelectorAll('svg')].map(s => s.getBoundingClientRect().toJSON()),
+                legends: [...document.querySelectorAll('.legend li')].map(l => l.getBoundingClientRect().toJSON()),
+                strokes: [...document.querySelectorAll('svg')].map(s =>
+                    [...s.querySelectorAll('polyline')].map(l => l.getAttribute('stroke'))),
+                rows: [...document.querySelectorAll('td:first-child')].map(t => t.textContent)})""")
+            page.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
+        finally:
+            browser.close()
+    assert got["width"] <= PHONE["width"]
+    assert len(got["charts"]) == 2 and len(got["legends"]) == 5 + 4
+    for box in got["charts"] + got["legends"]:
+        assert box["left"] >= 0 and box["right"] <= PHONE["width"] and box["width"] > 0, box
+    assert all(c["width"] > 300 for c in got["charts"])  # scaled to the screen, not shrunk away
+    assert got["strokes"] == [list(export.PALETTE), list(export.PALETTE[:4])]
+    assert "Deck 1, round 1" in got["rows"] and "Deck 4, round 3" in got["rows"] and "Round 15" not in got["rows"]
+    shot = Image.open(str(tmp_path / "phone.png")).convert("RGB")
+    assert shot.size[0] == PHONE["width"]
+    colours = shot.getcolors(shot.size[0] * shot.size[1])
+    for hexcode in export.PALETTE:
+        want = tuple(int(hexcode[i:i + 2], 16) for i in (1, 3, 5))
+        assert sum(n for n, c in colours if all(abs(a - b) <= 40 for a, b in zip(c, want))) > 100, hexcode

@@ -33,7 +33,7 @@ def test_each_games_modules_exist_and_agree_with_its_entry(g):
         s = replay(open(path, encoding="utf-8").read())[0]
         assert s.info is g and type(s.rules) is cls
     screens = importlib.import_module(g.screens)
-    assert callable(screens.actions)
+    assert callable(screens.actions) and type(screens.WORDS) is dict  # (no event name on screen)
     steps = getattr(screens, "STEPS", ())
     assert set(steps) <= set(g.variants) and (not steps or callable(screens.options))
     assert not g.settings or callable(screens.settings)
@@ -99,6 +99,8 @@ SCREENS = '''
     """The throwaway game's entry screens: a form per player."""
     from app.form import Form, Opens, count_field
 
+    WORDS = {"coins": "Coins"}
+
 
     def actions(app):
         s = app.session
@@ -132,7 +134,7 @@ def test_a_sixth_game_is_one_entry_and_two_modules_and_plays_in_the_app(sixth_ga
     test_each_games_modules_exist_and_agree_with_its_entry(sixth_game)
     d = Driver(tmp_path / "device")
     d.new_game("Coins", "standard", 2)
-    assert d.screen.title == "Coins R1/1 LAST" and d.app.text()[-1] == "next coins Red"
+    assert d.screen.title == "Coins R1/1 LAST" and d.app.text()[-1] == "Coins Red"
     for name, coins in (("Red", 3), ("Blue", 7)):
         d.entry("Coins " + name)
         d.set("coins", coins)

@@ -42,7 +42,8 @@ def test_exception_in_draw_is_shown_logged_and_the_game_kept(tmp_path):
     summary, trace = crash_log(d)
     assert summary == ["ZeroDivisionError: bad cell"]
     assert trace[0] == "  Traceback (most recent call last):" and any("in broken" in l for l in trace)
-    d.wait()  # the message times out; the scoreboard is back and keys work again
+    d.wait()  # the message times out (4 s); the scoreboard is back and keys work again
+    d.wait()
     assert not any(t.startswith("error") for t in d.app.text())
     d.press(OK)
     assert type(d.screen).__name__ == "EntryMenu"

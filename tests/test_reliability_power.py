@@ -5,7 +5,7 @@ append_line per event (firmware/hal/storage.py). CutStorage keeps exactly the fi
 and fails every later operation, so trying every cut from 0 to the total tries every byte
 of every line and every flush/sync/rename boundary (a cut equal to a line's end stops the
 flush after it). After the cut the flash is rebooted and the game resumed as App.resume()
-does (app.records: settle the tmp file, recover_lines, then replay); the resumed game must be the record up to the last
+does (app.keeper: settle the tmp file, keep a torn tail aside and cut it, then replay); the resumed game must be the record up to the last
 complete line, and appending the rest must give the full record's result.
 """
 import glob
@@ -38,7 +38,7 @@ def record_lines(path):
 
 def write_game(st, lines):
     """What the App writes for a game: at boot the data folder (App.__init__), then the
-    header appended to a new file and one append per event (app.records.Records.start, add)."""
+    header appended to a new file and one append per event (app.keeper.Keeper.start, add)."""
     st.ensure_dir(paths.DATA_DIR)
     for line in lines:
         st.append_line(paths.CURRENT, line)

@@ -240,7 +240,8 @@ def test_an_undo_past_the_kept_round_resumes_from_the_record_and_a_changed_recor
         d.press(BACK)  # the message goes
         d.press(BACK | LONG)
         assert says in d.said(), d.said()
-        d.wait()  # a message longer than two rows stays until a key; a shorter one goes
+        d.wait()  # a message longer than two rows stays until a key; a shorter one goes (4 s)
+        d.wait()
         assert (says in d.said()) == (len(says) > 32), d.said()
         assert d.file("current.jsonl") == on_flash  # the refused undo's line cut back off
         assert d.app.session.result() == kept and d.app.session.can_redo()

@@ -1,11 +1,13 @@
 """`azul-companion sim` in a real terminal: tmux runs it in an 80x24 pane, as a newcomer would.
 
-The pane must show the whole display (rows of braille drawing), the LEDs and the key help;
-a key press changes the drawing; a resize redraws (half blocks when the pane is big, one
-line when it is too small); `q` gives the terminal back exactly as it was (stty settings,
-visible cursor) with the prompt below the drawing.
+The pane must show the whole display as text (the menu's words as the device shows them,
+the cursor's row in reverse video), the LEDs and the key help; a key press moves the
+cursor; a resize redraws (half blocks when the pane is big, one line when it is too small);
+`q` gives the terminal back exactly as it was (stty settings, visible cursor, the screen
+before the command: the drawing was on the alternate screen) with the prompt below it.
 """
 import os
+import re
 import shlex
 import shutil
 import itertools
@@ -78,23 +80,33 @@ def pane():
     p.kill()
 
 
+MENU = ["Azul Companion", "New game", "History", "Settings"]
+
+
+def menu_shown(rows):
+    return [r[:16].rstrip() for r in rows[:4]] == MENU and any("q quit" in r for r in rows)
+
+
+def reversed_rows(pane):
+    """The rows of the pane's screen that start in reverse video (SGR 7), by capture-pane -e."""
+    lines = pane.run("capture-pane", "-p", "-e", "-t", "t").split("\n")
+    return [i for i, line in enumerate(lines) if re.match(r"(\x1b\[[0-9;]*m)*\x1b\[([0-9;]*;)?7[;m]", line)]
+
+
 def test_sim_in_an_80x24_pane(pane, tmp_path):
     stty_before, stty_after = tmp_path / "stty-before", tmp_path / "stty-after"
     pane.type("cd %s && stty -g > %s && %s -m host_tools sim --data %s" % (
         shlex.quote(ROOT), stty_before, shlex.quote(sys.executable), tmp_path / "data"))
     # a capture can land between the drawing and the key help of one frame: wait for both
-    rows = pane.wait_for(lambda rows: len(drawing_rows(rows, BRAILLE)) >= 6 and any("q quit" in r for r in rows),
-                         "braille drawing and key help")
-    # the whole display: 64x16 braille cells from the top row, the LEDs beside it, the key help
-    assert drawing_rows(rows, BRAILLE)[0] == 0
+    rows = pane.wait_for(menu_shown, "the main menu as text and the key help")
+    # the whole display, a character per 8x8 cell from the top row, the LEDs beside it
     assert all(len(r) < 80 for r in rows)
     assert sum("\u2591\u2591 " in r for r in rows) == 5, rows  # the Pico's 5x5 LED matrix, all off
-    menu = [rows[i] for i in drawing_rows(rows, BRAILLE)]
+    assert not any(c in BRAILLE for r in rows for c in r)  # no text drawn as dots
+    assert reversed_rows(pane) == [1]  # the cursor's row: New game
 
     pane.key("Down")
-    rows = pane.wait_for(lambda rows: [rows[i] for i in drawing_rows(rows, BRAILLE)] != menu,
-                         "change of the drawing after Down")
-    assert len(drawing_rows(rows, BRAILLE)) >= 6
+    pane.wait_for(lambda rows: reversed_rows(pane) == [2], "the cursor on History after Down")
 
     pane.run("resize-window", "-t", "t", "-x", "150", "-y", "45")
     pane.wait_for(lambda rows: len(drawing_rows(rows, HALF_BLOCKS)) >= 10, "half-block drawing at 150x45")
@@ -102,14 +114,15 @@ def test_sim_in_an_80x24_pane(pane, tmp_path):
     rows = pane.wait_for(lambda rows: "terminal too small" in rows[0], "too-small line at 40x10")
     assert [r for r in rows if r.strip()] == [rows[0]] and len(rows[0]) < 40
     pane.run("resize-window", "-t", "t", "-x", "80", "-y", "24")
-    rows = pane.wait_for(lambda rows: len(drawing_rows(rows, BRAILLE)) >= 6 and any("q quit" in r for r in rows),
-                         "braille and key help again at 80x24")
-    footer = max(i for i, r in enumerate(rows) if "q quit" in r)
+    rows = pane.wait_for(lambda rows: [r[:16].rstrip() for r in rows[:4]] == MENU, "the menu again at 80x24")
 
     pane.key("q")
-    rows = pane.wait_for(lambda rows: any(r.startswith(PROMPT.strip()) for r in rows[footer + 1:]),
-                         "prompt below the drawing after q")
-    assert len(drawing_rows(rows, BRAILLE)) >= 6  # the last picture stays on screen
+    rows = pane.wait_for(lambda rows: sum(r.startswith(PROMPT.strip()) for r in rows) == 2,
+                         "the prompt below the command after q")
+    # the screen as it was before the command: its line (wrapped), then the prompt, nothing drawn
+    prompt = max(i for i, r in enumerate(rows) if r.startswith(PROMPT.strip()))
+    assert rows[0].startswith(PROMPT.strip()) and "host_tools sim" in "".join(rows[:prompt]) and prompt <= 3
+    assert not any(r.strip() for r in rows[prompt + 1:]), rows
     assert pane.run("display", "-p", "-t", "t", "#{cursor_flag}").strip() == "1"  # cursor shown again
     pane.type("stty -g > %s" % stty_after)
     end = time.monotonic() + 30
@@ -124,17 +137,16 @@ def test_sim_draws_the_dimmed_and_the_dark_display(pane, tmp_path):
     data.mkdir()
     (data / "settings.json").write_text('{"dim_after": 1, "blank_after": 3}')
     pane.type("cd %s && %s -m host_tools sim --data %s" % (shlex.quote(ROOT), shlex.quote(sys.executable), data))
-    rows = pane.wait_for(lambda rows: len(drawing_rows(rows, BRAILLE)) >= 6, "braille drawing")
-    menu = [rows[i] for i in drawing_rows(rows, BRAILLE)]
+    pane.wait_for(menu_shown, "the menu")
     rows = pane.wait_for(lambda rows: any("display dimmed" in r for r in rows), "the dimmed display")
-    assert [rows[i] for i in drawing_rows(rows, BRAILLE)] == menu  # the same picture...
+    assert [r[:16].rstrip() for r in rows[:4]] == MENU  # the same picture...
     coloured = pane.run("capture-pane", "-p", "-e", "-t", "t")
     assert "38;5;242m" in coloured  # ...in grey
     rows = pane.wait_for(lambda rows: any("display dark" in r for r in rows), "the dark display")
-    assert drawing_rows(rows, BRAILLE) == []  # nothing lit
+    assert not any(r[:16].strip() for r in rows[:8])  # nothing lit
     pane.key("Down")  # only wakes it: the cursor stays where it was
     # lit and not yet dimmed again (1 s later it is: on a loaded machine, before a capture)
-    rows = pane.wait_for(lambda rows: len(drawing_rows(rows, BRAILLE)) >= 6 and
-                         not any("display d" in r for r in rows), "the display lit again")
-    assert [rows[i] for i in drawing_rows(rows, BRAILLE)] == menu
+    pane.wait_for(lambda rows: [r[:16].rstrip() for r in rows[:4]] == MENU and
+                  not any("display d" in r for r in rows) and reversed_rows(pane) == [1],
+                  "the display lit again, the cursor where it was")
     pane.key("q")

@@ -20,7 +20,7 @@ from rules_core.session import replay
 
 pytestmark = pytest.mark.skipif(wb.why_unavailable() is not None, reason=str(wb.why_unavailable()))
 
-TOAST_GONE_MS = 1700  # messages show 1.5 s; the simulator's `wait` lets 2 s pass
+WAIT_MS = 2100  # the simulator's `wait` lets 2 s pass; a message shows 4 s: two of them
 
 
 @pytest.fixture(scope="module")
@@ -53,8 +53,10 @@ def driver_game(tmp_path, seed, checkpoint=None):
     d.new_game("Azul", "coloured", 2)
     games.play_azul(d, header, events[:checkpoint])
     d.wait()
+    d.wait()
     mid, mid_screen = list(d.keys), d.app.text()
     games.play_azul(d, header, events[checkpoint:])
+    d.wait()
     d.wait()
     return d, scores, mid, mid_screen
 
@@ -63,7 +65,7 @@ def play(page, keys, how=wb.press):
     """Key events into the page; None (the Driver's wait) lets the messages time out."""
     for k in keys:
         if k is None:
-            page.wait_for_timeout(TOAST_GONE_MS)
+            page.wait_for_timeout(WAIT_MS)
         else:
             how(page, [k])
 
@@ -189,7 +191,7 @@ def test_the_page_draws_the_simulators_picture(context, url, tmp_path):
     sim = sim_picture(tmp_path, d.keys)
     page = wb.open_page(context, url)
     wb.press(page, d.keys)
-    page.wait_for_timeout(TOAST_GONE_MS)
+    page.wait_for_timeout(2 * WAIT_MS)  # the message gone, as sim --script lets it go
     box = page.evaluate("""(() => { const c = document.getElementById('oled'), r = c.getBoundingClientRect();
         return {x: r.x + c.clientLeft, y: r.y + c.clientTop, width: c.clientWidth, height: c.clientHeight}; })()""")
     shot = Image.open(io.BytesIO(page.screenshot(clip=box))).convert("L")
@@ -338,3 +340,17 @@ def test_open_a_record_refuses_a_huge_file_at_once_and_a_full_storage_keeps_the_
     assert wb.record(page) == first
     keys = page.evaluate("Object.keys(localStorage)")
     assert not [k for k in keys if k.endswith(".tmp")], keys
+
+
+def test_the_page_opened_from_a_file_says_how_to_serve_it(context, tmp_path):
+    """index.html double-clicked (file://): the browser loads no module from a file, so the
+    page says in its status line what to run instead of waiting on "starting MicroPython"."""
+    from host_tools import web
+    site = tmp_path / "site"
+    web.build(str(site))
+    page = context.new_page()
+    page.goto((site / "index.html").as_uri())
+    page.wait_for_timeout(1000)
+    status = page.inner_text("#status")
+    assert "azul-companion web --serve" in status and "python3 -m http.server" in status, status
+    assert "starting MicroPython" not in status

@@ -19,7 +19,8 @@ from app.leds import LedView
 from app.idle import Idle, BLANK
 from app.keeper import Keeper, why, ON_BOARD
 
-_MESSAGE_MS = const(1500)  # a message stays this long
+# a message stays until the next key, or this long without one: time to read two rows
+MESSAGE_MS = const(4000)
 _FLASH_MS = const(250)  # the LEDs flash red this long when an input is refused
 # undo and redo as entered, and their record lines as rules_core.record.dumps writes them
 _UNDO, _UNDO_LINE = {"e": "undo"}, '{"e": "undo"}'
@@ -31,13 +32,13 @@ MENUS = ("app.system", "app.setup", "app.history", "app.settings", "app.sintra_b
 
 
 def describe(session, ev):
-    """Short text of an event for messages: "wall Ann", "end_round"."""
+    """Short text of an event for messages: "Wall Ann", "End round"."""
+    from app.scoreboard import entry_name  # (the screens' words; home() imports it anyway)
     if ev is None:
         return "-"
     p = ev.get("p")
-    if type(p) is int and 0 <= p < len(session.players):
-        return "%s %s" % (ev["e"], session.players[p])
-    return ev["e"]
+    ok = type(p) is int and 0 <= p < len(session.players)
+    return entry_name(session.game, ev["e"], session.players[p] if ok else None)
 
 
 def unload(names):
@@ -275,11 +276,12 @@ class App:
         return self.screen.ahead() or self.held() or self.keeper.refresh()
 
     # ---- messages ----
-    def say(self, text, ms=_MESSAGE_MS, rows=None):
-        """A message over the bottom rows for ms (None: until the next key). One longer than
-        two rows (a record's line that no longer plays, a storage error) is never cut: it
-        covers all but the title row and stays until a key, as long as it takes to read.
-        rows: the message wrapped already (made ahead), instead of text."""
+    def say(self, text, ms=MESSAGE_MS, rows=None):
+        """A message over the bottom rows until the next key, or for ms without one (None:
+        until a key however long). One longer than two rows (a record's line that no longer
+        plays, a storage error) is never cut: it covers all but the title row and stays until
+        a key, as long as it takes to read. rows: the message wrapped already (made ahead),
+        instead of text."""
         self.message = rows or wrap(text, self.cv.w // 8, self.cv.h // 8 - 1)
         self.message_sticky = ms is None or len(self.message) > 2
         self.message_until = self.now + (ms or 0)
@@ -312,8 +314,8 @@ class App:
             self.dirty = True
         if key is not None:
             self.stalled = False
-            if self.message_sticky:
-                self.message = []  # a message kept until a key: this key read it
+            if self.message:
+                self.message = []  # the message was on screen until this key: it was read
                 self.message_sticky = False
             try:
                 if key == BACK | LONG and not self.screen.raw_keys:

@@ -1,6 +1,6 @@
 """The game in play on the device: a Session that checks an entry ahead (trial, preview),
 answers the scoreboard's round questions, undoes from kept round-end states and reads its
-older lines back from the record on flash (app.records). A host replay loads none of it.
+older lines back from the record on flash (app.keeper). A host replay loads none of it.
 
 Undo stays linear in the record's length: the session keeps the state just before its
 newest round end (the mark) and before the round end before it (the older one), so an undo

@@ -30,4 +30,6 @@ def open(app):
 
 
 def end_round(app):
-    app.replace(Confirm(app, "End round %d" % app.session.round, {"e": "end_round"}))
+    s = app.session  # (the game's words for a round end that gives nothing, if any)
+    nothing = getattr(module(s.game), "END_ROUND_NOTHING", "")
+    app.replace(Confirm(app, "End round %d" % s.round, {"e": "end_round"}, nothing))

@@ -6,6 +6,9 @@ from app.form import Form, Field, Confirm
 from app import colours
 
 
+WORDS = {"play": "Reveal", "new_deck": "New deck"}  # the record's event kinds in the screens' words
+
+
 def actions(app):
     s = app.session
     r = s.rules
@@ -14,7 +17,7 @@ def actions(app):
         if e == "new_deck":
             items.append(("New deck", _new_deck(app)))
         elif e == "play":
-            items.append(("Reveal %s (%d)" % (s.players[p], r.next_reveal_size(p)), _play(app, p)))
+            items.append(("Reveal %s" % s.players[p], _play(app, p)))
     return items
 
 
@@ -56,14 +59,15 @@ def _play(app, p):
         r = app.session.rules
         left = r.cards_left()
         kinds = [0] + [i * 6 + v for i in range(5) for v in range(1, 7) if left[(COLOURS[i], v)]]
-        fields = [Card("card %d" % (i + 1), kinds) for i in range(r.next_reveal_size(p))]
-        seen = ", ".join(card_text(c, v) for c, v in r.round_plays(p))
+        done = len(r.round_plays(p))  # the cards are numbered through the round: 1 2, 3, 4
+        fields = [Card("card %d" % (done + i + 1), kinds) for i in range(r.next_reveal_size(p))]
 
         def legal(values):
             """Every card chosen so far is still in the deck (fields start empty, "-")."""
             for cv in values:
                 if cv and values.count(cv) > left[(cv[0], cv[1])]:
                     raise ValueError("no %s left" % card_text(cv[0], cv[1]))
-        app.replace(Reveal(app, "%s %s" % (app.session.players[p], seen), fields, legal=legal,
-                      build=lambda v: {"e": "play", "p": p, "cards": [cv for cv in v if cv]}))
+        app.replace(Reveal(app, "Reveal " + app.session.players[p], fields, legal=legal,
+                      build=lambda v: {"e": "play", "p": p, "cards": [cv for cv in v if cv]},
+                      reason=lambda values, points: "" if any(points) else "at round end"))
     return show

@@ -10,6 +10,14 @@ from app.form import Form, Field, Opens, count_field, EntryMenu, Save
 from app import colours
 
 
+# what a round's end gives before the last: nothing, the walls were scored as entered and
+# the bonuses come at the game's end (遊戲結束)
+END_ROUND_NOTHING = "bonuses: at end"
+
+
+WORDS = {"wall": "Wall", "first": "First marker"}  # the record's event kinds in the screens' words
+
+
 def actions(app):
     s = app.session
     n = len(s.players)

@@ -30,6 +30,11 @@ def options(app, variant, step, start):
     step("Variant side", [(row, go) for row in VARIANT_NOTE])
 
 
+# the record's event kinds in the screens' words ("next pass": the turn, when a buy or a pass is due)
+WORDS = {"buy": "Buy", "pass": "Pass", "next pass": "Buy/pass", "round_score": "Score", "reserve": "Reserve",
+         "garden": "Garden", "bonus": "Bonus"}
+
+
 def actions(app):
     s = app.session
     r = s.rules
@@ -64,8 +69,17 @@ def _pass(app, p):
     def make():
         fields = [count_field("value %d x" % v, 0, 14) for v in VALUES]
         return Form(app, "Pass " + app.session.players[p], fields,
-                    build=lambda v: {"e": "pass", "p": p, "discard": _values(v)})
+                    build=lambda v: {"e": "pass", "p": p, "discard": _values(v)}, reason=_first_pass(p))
     return Opens(app, make)
+
+
+def _first_pass(p):
+    """The first to pass loses a point (D) that no field shows: the points besides the
+    discarded values, said as such."""
+    def reason(values, points):
+        loss = points[p] + sum(_values(values))
+        return "%d first pass" % loss if loss else ""
+    return reason
 
 
 def _round_score(app, p):

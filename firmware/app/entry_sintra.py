@@ -46,6 +46,10 @@ def _colour(fn, chosen):
     return lambda: fn(chosen)
 
 
+# the record's event kinds in the screens' words
+WORDS = {"window": "Window", "broken": "Broken", "leftover": "Leftover", "first": "Start tile"}
+
+
 def actions(app):
     s = app.session
     r = s.rules
@@ -122,8 +126,19 @@ def _broken(app, p):
     def make():
         s = app.session
         return Form(app, "Broken " + s.players[p], [count_field("glass", 1, s.rules.max_broken)],
-                    build=lambda v: {"e": "broken", "p": p, "n": v[0]})
+                    build=lambda v: {"e": "broken", "p": p, "n": v[0]}, reason=_track(p))
     return Opens(app, make)
+
+
+# what a round's end and a leftover give at once: nothing, the track and the leftover glass
+# score at the game's end (遊戲結束)
+END_ROUND_NOTHING = "track: at end"
+
+
+def _track(p):
+    """Broken glass moves the marker down the track, which scores at the end; only a pass
+    over the bottom space loses its value at once."""
+    return lambda values, points: "%d: track reset" % points[p] if points[p] else END_ROUND_NOTHING
 
 
 def _leftover(app, p):
@@ -131,5 +146,6 @@ def _leftover(app, p):
         s = app.session
         hi = 4 * len(s.rules.open_windows(p))
         return Form(app, "Leftover " + s.players[p], [count_field("glass", 0, hi)],
-                    build=lambda v: {"e": "leftover", "p": p, "n": v[0]})
+                    build=lambda v: {"e": "leftover", "p": p, "n": v[0]},
+                    reason=lambda values, points: "" if any(points) else "scored at end")
     return Opens(app, make)

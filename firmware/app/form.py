@@ -31,8 +31,10 @@ class Field:
 class Form(ListScreen):
     """Fields changed with LEFT/RIGHT, offering only values for which `legal(values)` holds.
 
-    `build(values)` makes the event; the last row saves it (app.enter) and shows the points it
-    will give (session.preview). Fields start at the first legal value from their index.
+    `build(values)` makes the event; the save row enters it (app.enter) and shows the points it
+    will give (session.preview); `reason(values, points)`, where a number alone would puzzle
+    (a penalty no field shows, points that come at the game's end), says why in a row under
+    it ("-1 first pass"), or "". Fields start at the first legal value from their index.
     `save(values)` replaces entering an event (settings forms). BACK runs `back` (default:
     the screen below on the app's stack).
 
@@ -41,9 +43,10 @@ class Form(ListScreen):
     once per form (skipped()), so a player is never left wondering where a colour went.
     """
 
-    def __init__(self, app, title, fields, build=None, save=None, legal=None, back=None):
+    def __init__(self, app, title, fields, build=None, save=None, legal=None, back=None, reason=None):
         ListScreen.__init__(self, app)
         self.back = back
+        self.reason = reason
         self.title = title
         self.fields = fields
         self.build = build
@@ -56,10 +59,10 @@ class Form(ListScreen):
         self._why_was = None
         self._deltas = None   # the points the save row shows
         n = len(fields)
-        # rows(): the fields' rows and the save row, one list changed in place by _update():
+        # rows(): the fields' rows, the save row (and the reason's), one list changed in place by _update():
         # a value that changes remakes its own row only; _at[i] is the index row i shows,
         # bit i of _changed says row i changed since fitted() last cut it to the screen
-        self._rows = [""] * (n + 1)
+        self._rows = [""] * (n + 1 + (reason is not None))
         self._at = [-1] * n
         self._changed = 0
         self._explained = []  # (field, choice index) pairs whose skip was already explained
@@ -193,6 +196,9 @@ class Form(ListScreen):
                 self.note = " ".join(parts) or "+0"
             rows[n] = ("save " + self.note) if self.note else "save"
             self._changed |= 1 << n
+            if self.reason is not None:
+                rows[n + 1] = self.reason(self.values(), deltas) if deltas is not None else ""
+                self._changed |= 2 << n
 
     def rows(self):
         return self._rows
@@ -229,8 +235,11 @@ class Form(ListScreen):
             (self.back or self.app.back)()
 
     def draw(self, cv):
-        ListScreen.draw(self, cv)
         c = self.cursor
+        n = len(self.fields)
+        if c == n and len(self._rows) > n + 1 and self._rows[n + 1]:  # the save row's reason in view
+            self.top = max(self.top, n + 3 - cv.rows)
+        ListScreen.draw(self, cv)
         if c < len(self.fields) and cv.rows > 1:  # the cursor is on a field: OK goes on
             n = self._fit_n  # (the rows were fitted to the screen's width just now)
             free = n - len(self._fit[c + 1]) - 1  # characters right of the row's text and a space
@@ -240,10 +249,18 @@ class Form(ListScreen):
 
 
 class Confirm(Form):
-    """A form without fields: the event and its points, OK enters it."""
+    """A form without fields: the event, OK enters it; the rows under the save row say what
+    it gives each player ("Ann +4"), or why it gives nothing (`nothing`: "track: at end")."""
 
-    def __init__(self, app, title, event):
+    def __init__(self, app, title, event, nothing=""):
         Form.__init__(self, app, title, [], build=lambda values: event)
+        d = self._deltas
+        if d is not None and any(d):
+            names = app.session.players
+            self._rows = ["save"] + ["%.7s %+d" % (names[p], d[p]) for p in range(len(d)) if d[p]]
+        elif d is not None and nothing:
+            self._rows = [self._rows[0], nothing]
+        self._changed = (1 << len(self._rows)) - 1
 
 
 class Numbers:

@@ -15,6 +15,21 @@ FLAGS = ("", "!", "S", "S!")  # by 2 * starts + has an entry to make
 LEGEND = ("", "!=to do", "S=starts", "S=starts !=to do")  # by the same bits, of every row shown
 
 
+# the screens' words for the record's event kinds every game has (a record's names are not
+# words: end_round); a game's own are its entry module's WORDS, as its round menu names them
+WORDS = {"end_round": "End round", "note": "Note"}
+
+
+def entry_name(game, e, player=None, next=False):
+    """An entry as the screens name it (App.describe's messages; next: the scoreboard's
+    next entry due, where the game's WORDS may say more: "next pass" is Garden's buy/pass
+    turn): "Wall Ann", "End round"."""
+    from app.entries import module  # (the game's entry screens: loaded while it is played)
+    words = getattr(module(game), "WORDS", {})
+    word = (next and words.get("next " + e)) or words.get(e) or WORDS.get(e, e)
+    return word if player is None else "%s %s" % (word, player)
+
+
 def standings_rows(s, pending):
     """A row per player in rank order, then the legend of the flags shown (if any); pending:
     s.pending(), which the caller has (working it out costs a Pico ~1.5 ms). Each row is
@@ -94,13 +109,24 @@ class Scoreboard(_Board):
         c = s.bonus_colour()
         if c:
             rows.append("bonus %s (%s)" % (colours.label(c, s.info.unverified), colours.letter(c)))
-        if waiting:
+        if waiting:  # the next entry, as the round's menu names it (a Garden turn may buy too)
             e, p = waiting[0]
-            rows.append("next %s %s" % (e, s.players[p] if p is not None else ""))
+            rows.append(entry_name(s.game, e, s.players[p] if p is not None else None, True))
         else:
             rows.append("OK: end round")
         _Board.__init__(self, app, "%s R%d%s%s" % (s.info.short, s.round, "/%d" % total if total else "",
                                                   " LAST" if s.last_round() else ""), rows)
+
+    def draw(self, cv):
+        """The last row (what to enter next) stays on the bottom row; where the screen is too
+        short for them all (128x32), the rows above it scroll."""
+        fit = self.fitted(cv.w // 8)
+        if len(fit) <= cv.rows:
+            return _Board.draw(self, cv)
+        self.top = min(self.top, len(fit) - cv.rows)  # (the rows that scroll: fit[1:-1])
+        cv.lines(fit, self.top, None, cv.w, rows=cv.rows - 1)
+        cv.row(cv.rows - 1, fit[-1])
+        cv.d.hline(0, 7, cv.w, 1)
 
     def leave(self, base):
         if base == OK:
@@ -167,7 +193,7 @@ class Final(_Board):
                     v += u
                 lab = labels.get(k)
                 if lab is None:
-                    words = k.replace("_points", " pts").replace("_", " ")
+                    words = k.replace("_points", " pts").replace("complete_", "full ").replace("_", " ")
                     lab = labels[k] = (words, words + " ")
                 # the label cut to leave the value on the row
                 room = 15 - len(v)

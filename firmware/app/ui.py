@@ -177,15 +177,16 @@ class Canvas:
             self._put(i, s, inverted, width)  # else the buffer holds this row already
         self.note(s)
 
-    def lines(self, fit, top, cursor, width, span=1):
+    def lines(self, fit, top, cursor, width, span=1, rows=0):
         """A list's rows, as row() for each but in one call (most rows of a frame hold their
         text already): fit[0] on row 0, fit[top + i] on row i below it, the `span` rows of
-        item `cursor` inverted; each cut to `width` pixels already."""
+        item `cursor` inverted; each cut to `width` pixels already. rows: on the first rows
+        only (default all)."""
         held = self.held
         held_w = self.held_w
         held_inv = self.held_inv
         cursor = -2 if cursor is None else cursor  # (no row is the cursor)
-        k = min(self.rows, len(fit) - top)
+        k = min(rows or self.rows, len(fit) - top)
         for i in range(k):
             s = fit[top + i if i else 0]
             inverted = i > 0 and (top + i - 1) // span == cursor

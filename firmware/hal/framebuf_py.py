@@ -234,8 +234,9 @@ class FrameBuffer:
             self._set(x2, y2, c)
 
     def text(self, s, x, y, c=1):
-        """8x8 glyphs, only set pixels drawn; bytes outside 32..127 draw glyph 127."""
-        for ch in s.encode("utf-8") if isinstance(s, str) else s:
+        """8x8 glyphs, only set pixels drawn; bytes outside 32..127 draw glyph 127. A lone
+        surrogate (a name from another tool's record, on CPython) draws as U+FFFD does."""
+        for ch in s.encode("utf-8", "surrogatepass") if isinstance(s, str) else s:
             if ch < 32 or ch > 127:
                 ch = 127
             base = (ch - 32) * 8
