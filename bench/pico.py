@@ -401,7 +401,7 @@ def main(argv):
                         help="with --presses: the first key MS after the first frame (no 2 s idle first)")
     parser.add_argument("--gap", metavar="MS", type=int, help="with --presses: ms of idle work between keys (100)")
     parser.add_argument("--hold", metavar="MS", type=int, default=0,
-                        help="with --presses: each key after MS more held (BACK: App.held runs)")
+                        help="with --presses: each key after MS more held (BACK: App.prepare_undo runs)")
     parser.add_argument("--lines", metavar="N", type=int, help="a record line's calls over N lines only")
     parser.add_argument("--filings", metavar="N", type=int, help="N games filed one after another only")
     parser.add_argument("--firmware", metavar="DIR", default=ROOT, help="flash this checkout's firmware")

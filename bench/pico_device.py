@@ -171,13 +171,13 @@ def _idle(app, gap_us, fetched, pressed=True):
 
 def _held(app, hold_us, t, back):
     """main.py's loop while a button (BACK: back) is down for hold_us, t us of which the
-    idle work under way when it went down took: App.held each frame of its first
+    idle work under way when it went down took: App.prepare_undo each frame of its first
     main.HELD_WORK_MS. Returns the us the key that fires at its end waits for the piece
     under way then."""
     limit = min(hold_us, 1000 * getattr(sys.modules.get("main"), "HELD_WORK_MS", 0))
     while back and t < limit and getattr(app, "held", None):
         t0 = time.ticks_us()
-        more = app.held()
+        more = app.prepare_undo()
         t += time.ticks_diff(time.ticks_us(), t0)
         if not more:
             break
@@ -332,7 +332,7 @@ def presses(path, spec=None, after_ms=None, gap_ms=KEY_MS, hold_ms=0):
     """The App built over what is on flash (a record or none: the main menu), its idle work
     done (2 s, as a WAIT; with after_ms, the first key comes that long after the first frame
     instead, meeting whatever idle work is under way then), then the keys of the keys file `path` gap_ms apart, main.py's idle work between them as in game(),
-    each key after hold_ms more (a button held: main.py runs only App.held, BACK held). Prints
+    each key after hold_ms more (a button held: main.py runs only App.prepare_undo, BACK held). Prints
     "P [screen it left, screen it showed, us with its wait, us waited, us of the longest
     piece of idle work in the gap before it (the most a key could wait there), [us of each
     piece of that gap, as _GAP]]" as each key is done (kept on the board, a long chain's rows

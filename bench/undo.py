@@ -16,7 +16,7 @@ record back (its `reread`) for what it no longer holds. Times:
   undos       UNDOS undos in a row from the end of the game (a few rounds back): their
               median and slowest ms (undos_median_ms, undos_max_ms); the slowest is one
               that finds both kept states taken and folds the older one from the record
-This bench runs no idle frames: on the device ReadBack.ahead() does that work between
+This bench runs no idle frames: on the device ReadBack.prepare() does that work between
 presses (the App's, measured by bench/pico.py --presses BACK+LONG,...).
 Prints one JSON line (plus the interpreter). Runs under MicroPython (unix port and a board:
 copy rules_core, app/current.py and the record, run it from the folder that holds them), so arguments are

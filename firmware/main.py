@@ -21,7 +21,7 @@ from boards import load as load_board  # (the tests and circuitpython_boot.py us
 
 FRAME_MS = 10
 # While BACK (the undo key) is held, its first HELD_WORK_MS run a piece of the game's undo
-# work ahead a frame (App.held), nothing else: undos one after another give that work most of
+# work ahead a frame (App.prepare_undo), nothing else: undos one after another give that work most of
 # its time there, not in the gaps between them; the undo BACK fires at 600 ms (hal.buttons)
 # meets no piece under way, and nothing longer (an import) is met by a release.
 HELD_WORK_MS = 450
@@ -80,15 +80,15 @@ def after_press():
 
 def idle(app, work=None):
     """The loop's work while nobody presses, one piece a frame (a press that comes meanwhile
-    waits for it): App.ahead (while BACK is held, `work`: App.held). True while more is left. A bug in that work is logged as a press's
+    waits for it): App.prepare (while BACK is held, `work`: App.prepare_undo). True while more is left. A bug in that work is logged as a press's
     is (data/errors.log) and stops it until the next key, whose press does the same work
     and says what went wrong: the loop goes on, and the log does not grow a line a frame."""
-    if app.stalled:
+    if app.paused:
         return False
     try:
-        return (work or app.ahead)()
+        return (work or app.prepare)()
     except Exception as e:
-        app.stalled = True
+        app.paused = True
         app.keeper.log_error(e)
         return False
 
@@ -160,7 +160,7 @@ def main():
         if buttons.busy():
             down = now if down is None else down
             if clock.ticks_diff(now, down) < HELD_WORK_MS and buttons.logic.held(BACK):
-                idle(app, app.held)  # (its work: the game's undo, guarded as idle work is)
+                idle(app, app.prepare_undo)  # (its work: the game's undo, guarded as idle work is)
             clock.sleep_ms(FRAME_MS)
             continue
         down = None

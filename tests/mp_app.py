@@ -7,7 +7,7 @@ keys_or_script: a list of key events (hal.keys codes, None = wait two seconds), 
 (host_tools.sim.run_script: 100 ms per press, 2 s per wait, a last wait at the end).
 data_dir is the board's filesystem root (the record is data_dir/data/current.jsonl);
 without it a new temporary folder is made and left for the caller. idle=True runs between
-keys what firmware/main.py's loop runs while nobody presses (IDLE): the work ahead (App.ahead:
+keys what firmware/main.py's loop runs while nobody presses (IDLE): the work ahead (App.prepare:
 modules imported, entries checked, screens made and drawn, undos folded) a piece a frame,
 FRAME_MS apart, else a frame after the App's quiet time, until the next key is due. Without
 it no work ahead runs, and the driver is the one the heap figures are measured with.
@@ -31,7 +31,7 @@ The returned dict:
   lock            (lock=True) "ok" or "MemoryError" per heap_lock probe: idle, leds, redraw
   bench           (bench=[...]) per entry {"name", "us": [one figure per press]}
   ahead           (idle=True) idle frames that had work ahead left
-  drawn_ahead     (idle=True) presses that showed a screen whose frame was drawn ahead (Canvas.ahead)
+  drawn_ahead     (idle=True) presses that showed a screen whose frame was drawn ahead (Canvas.draw_ahead)
   live_ahead      (idle=True) bytes: max live before a key, the work made ahead held (heap's
                   live_max is taken before the idle frames)
 """
@@ -122,7 +122,7 @@ def play(app, clock, keyfile, key_ms, wait_ms, heap):
                     heap["peak"] = after
     # main.py's idle frames after a game's filing: it is moved into the history, which is trimmed
     while app.keeper.due or app.keeper.trim_due:
-        app.ahead()
+        app.prepare()
     clock.now += wait_ms
     app.step(clock.now, None)
 
@@ -229,18 +229,18 @@ from app.app import App
 
 FRAME_MS, NAP_MS = {frame}, {nap}  # firmware/main.py's frame and longest nap on the board
 _step = App.step
-COUNTS = {{"ahead": 0, "drawn_ahead": 0, "live_ahead": 0}}
+COUNTS = {{"prepare": 0, "drawn_ahead": 0, "live_ahead": 0}}
 
 
 def step(app, now, key):
     t = app.now
     while t < now:  # (the boot's first frame comes first, as in main.py)
-        more = app.ahead()
+        more = app.prepare()
         t += FRAME_MS if more else max(FRAME_MS, min(app.quiet_ms(t), NAP_MS))
         if t >= now:
             break
         if more:
-            COUNTS["ahead"] += 1
+            COUNTS["prepare"] += 1
         app.clock.now = t
         _step(app, t, None)
     app.clock.now = now

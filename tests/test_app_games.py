@@ -345,7 +345,7 @@ def test_garden_complete_game(tmp_path, variant, label):
         # points 5+6+7+8 = 26 - 2 (reserve 1 - 3) + groups 7 + 8 + the side's end bonus 7 = 55;
         # Blue 15 - 24 (4 buys) + 26 + 4 pillars + end bonus 12 = 33
         assert r["scores"] == [55, 33]
-        while d.app.ahead():  # the idle frames after the last press add the breakdowns
+        while d.app.prepare():  # the idle frames after the last press add the breakdowns
             pass
         rows = d.screen.rows()
         assert rows.index("side bonus 7") < rows.index("- Blue") < rows.index("side bonus 12")

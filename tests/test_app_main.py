@@ -68,8 +68,8 @@ def test_idle_frames_never_look_at_the_heap(tmp_path):
     asked = []
     main._mem_free = lambda: asked.append(1) or 0
     calls = []
-    ahead = d.app.ahead
-    d.app.ahead = lambda: calls.append(1) or ahead()
+    ahead = d.app.prepare
+    d.app.prepare = lambda: calls.append(1) or ahead()
     while main.idle(d.app):  # the scoreboard's own work ahead
         pass
     d.press(OK)
@@ -81,7 +81,7 @@ def test_idle_frames_never_look_at_the_heap(tmp_path):
 def test_the_loop_collects_right_after_a_press_only(monkeypatch):
     """The collector's place: right after a press's frame (or the first) is sent, once less
     than COLLECT_FREE is free (not in a turn without a key, however low the heap), before
-    that turn's piece of idle work. While BACK is down a turn runs App.held (a piece of the
+    that turn's piece of idle work. While BACK is down a turn runs App.prepare_undo (a piece of the
     game's undo work ahead), not idle (imports, the screen's work), a frame apart, in the
     first HELD_WORK_MS of the hold (the undo fires at 600 ms)."""
     import types
@@ -100,7 +100,7 @@ def test_the_loop_collects_right_after_a_press_only(monkeypatch):
         def step(self, now, key):
             log.append(("step", key))
 
-        def held(self):
+        def prepare_undo(self):
             log.append("held")
 
         def quiet_ms(self, now):
@@ -153,7 +153,7 @@ def test_the_loop_collects_right_after_a_press_only(monkeypatch):
 
 
 def test_app_held_folds_what_the_next_undo_takes(tmp_path):
-    """App.held, the loop's work while BACK is held, is a piece of ReadBack.ahead: the final
+    """App.prepare_undo, the loop's work while BACK is held, is a piece of ReadBack.prepare: the final
     round end undone, it folds the state the next undo takes."""
     from host_tools import sim
     from hal.keys import BACK, LONG
@@ -164,13 +164,13 @@ def test_app_held_folds_what_the_next_undo_takes(tmp_path):
     app.step(100, BACK | LONG)  # the final round end undone: the next undo's state to fold
     s = app.session
     assert s._next is None and type(app.screen).__name__ == "Scoreboard"
-    while app.held():
+    while app.prepare_undo():
         pass
     assert s._next is not None and s._next[0] == len(s.done)
 
 
 def test_a_bug_in_the_work_ahead_is_logged_once_and_the_loop_goes_on(tmp_path):
-    """The work ahead lets only refused input and a full heap go (Save.ahead); a bug there
+    """The work ahead lets only refused input and a full heap go (Save.prepare); a bug there
     reaches main.idle, which logs it with its traceback as a press's crash is, leaves the
     screen as it is and asks for no more work ahead until a key: errors.log gets one entry,
     not one a frame, and the key's press does the work itself."""
@@ -185,9 +185,9 @@ def test_a_bug_in_the_work_ahead_is_logged_once_and_the_loop_goes_on(tmp_path):
     def broken():
         calls.append(1)
         raise TypeError("bad piece")
-    screen.ahead = broken
+    screen.prepare = broken
     assert main.idle(app) is False and calls == [1]
-    assert main.idle(app) is False and calls == [1]  # stalled: not tried again, not logged again
+    assert main.idle(app) is False and calls == [1]  # paused: not tried again, not logged again
     log = (data / "errors.log").read_text().splitlines()
     assert log[0] == "TypeError: bad piece"
     assert any("in broken" in line for line in log[1:]) and all(l.startswith("  ") for l in log[1:])
@@ -228,7 +228,7 @@ def test_a_damaged_module_on_flash_is_said_by_the_press_that_needs_it(tmp_path, 
 
 @pytest.mark.parametrize("error", [TypeError, MemoryError])
 def test_a_frame_drawn_ahead_lets_a_bug_reach_main_idle(tmp_path, monkeypatch, error):
-    """Canvas.ahead (here the scoreboard the final standings' undo shows, drawn in an idle
+    """Canvas.draw_ahead (here the scoreboard the final standings' undo shows, drawn in an idle
     frame) leaves only a full heap to the press, which draws the frame itself; a bug in the
     drawing reaches main.idle, which logs it. Either way the frame on screen is untouched."""
     from app.scoreboard import Scoreboard
@@ -256,8 +256,8 @@ def test_a_frame_drawn_ahead_lets_a_bug_reach_main_idle(tmp_path, monkeypatch, e
     if error is TypeError:
         log = (data / "errors.log").read_text().splitlines()
         assert log[0] == "TypeError: drawn ahead" and any("in broken" in l for l in log[1:])
-        assert app.stalled
+        assert app.paused
     else:
-        assert not (data / "errors.log").exists() and not app.stalled
+        assert not (data / "errors.log").exists() and not app.paused
     app.step(app.now + 100, BACK | LONG)  # the undo draws the scoreboard itself
     assert type(app.screen).__name__ == "Scoreboard" and app.text()[0].startswith("5211")

@@ -229,10 +229,10 @@ def test_filing_a_game_moves_it_into_the_history_and_trims_it_in_the_idle_frames
     assert not os.path.exists(os.path.join(d.data, "current.jsonl"))
     with open(os.path.join(d.data, "filed.jsonl")) as f:
         assert f.read() == record
-    assert d.app.ahead() and d.app.keeper.trim_due
+    assert d.app.prepare() and d.app.keeper.trim_due
     assert sorted(os.listdir(history)) == ["%06d.jsonl" % n for n in (1, 2, 3, 4)]
     assert not os.path.exists(os.path.join(d.data, "filed.jsonl"))
-    assert d.app.ahead() and not d.app.keeper.trim_due
+    assert d.app.prepare() and not d.app.keeper.trim_due
     assert sorted(os.listdir(history)) == ["000003.jsonl", "000004.jsonl"]
     with open(os.path.join(history, "000004.jsonl")) as f:
         assert replay(f.read())[0].finished
@@ -256,17 +256,17 @@ def test_the_history_listed_at_boot_names_the_filed_game_with_no_listing_after_i
     assert [p for p in listings if p.endswith("history")]
     del listings[:]
     d.app.settings["history_keep"] = 9
-    while d.app.ahead():
+    while d.app.prepare():
         pass
     d.new_game("Azul", "coloured", 2)
     play_azul(d, header, events)
-    while d.app.ahead():
+    while d.app.prepare():
         pass
     d.press(OK)
     assert type(d.screen).__name__ == "MainMenu"
-    assert d.app.ahead() and d.app.keeper.trim_due  # moved into the history
+    assert d.app.prepare() and d.app.keeper.trim_due  # moved into the history
     del listings[:]
-    assert d.app.ahead() and not d.app.keeper.trim_due  # the history trimmed: one listing
+    assert d.app.prepare() and not d.app.keeper.trim_due  # the history trimmed: one listing
     assert len([p for p in listings if p.endswith("history")]) == 1
     assert sorted(os.listdir(history)) == ["%06d.jsonl" % n for n in [5, 6, 7, 8, 9, 10, 11, 14, 15]]
     assert replay((history / "000015.jsonl").read_text())[0].finished
@@ -292,17 +292,17 @@ def test_a_finished_game_resumed_at_power_on_lists_the_history_before_its_first_
     assert type(d.screen).__name__ == "Final" and d.app.text() == played.app.text()
     assert [p for p in listed if p.endswith("history")]
     del listed[:]
-    while d.app.ahead():
+    while d.app.prepare():
         pass
     d.press(OK)
-    assert d.app.ahead()
+    assert d.app.prepare()
     assert type(d.screen).__name__ == "MainMenu" and not [p for p in listed if p.endswith("history")]
     assert replay((history / "000010.jsonl").read_text())[0].finished
 
 
 def test_final_standings_show_whole_and_add_the_breakdowns_below_later(tmp_path):
     """The press that ends the game shows the final standings' first screen whole; each
-    player's breakdown below it comes in the idle frames after that press (App.ahead), or at
+    player's breakdown below it comes in the idle frames after that press (App.prepare), or at
     the first scroll when none came: the same rows either way, every player's breakdown
     from the rules, and the screen as it was."""
     from rules_core import engine5211
@@ -319,8 +319,8 @@ def test_final_standings_show_whole_and_add_the_breakdowns_below_later(tmp_path)
     history = os.path.join(idle.data, "history")
     assert os.listdir(history) == []  # made at boot
     frames_ahead = 1
-    while idle.app.ahead():
-        if s._work is None:  # the screen's work (the game's own comes after it: ReadBack.ahead)
+    while idle.app.prepare():
+        if s._work is None:  # the screen's work (the game's own comes after it: ReadBack.prepare)
             frames_ahead += 1
     idle.wait()
     # the first player's came with the press, one a frame after it, then the scoreboard an
@@ -387,18 +387,18 @@ def test_button_test_shows_keys_and_hold_back_leaves(tmp_path):
 
 
 class IdleDriver(Driver):
-    """The Driver with (idle=True) the main loop's idle frames before each press: App.ahead()
+    """The Driver with (idle=True) the main loop's idle frames before each press: App.prepare()
     until it has nothing left. Keeps each press's frame and the screens made ahead
     (App.home_screen with a state), and checks that the idle work changes nothing of the
     game: its state, scores and record. Counts the draws of each screen home_screen() made
-    (`draws`): one drawn ahead is drawn once, by Canvas.ahead, not again by its press."""
+    (`draws`): one drawn ahead is drawn once, by Canvas.draw_ahead, not again by its press."""
 
     def __init__(self, tmp_path, idle):
         Driver.__init__(self, tmp_path)
         self.idle = idle
         self.frames = []  # (text, frame buffer, LEDs) after each press
         self.made = []  # the screens made in idle frames
-        self.drawn = []  # the screens a press showed with the frame drawn ahead (Canvas.ahead)
+        self.drawn = []  # the screens a press showed with the frame drawn ahead (Canvas.draw_ahead)
         self.lit = []  # the screens whose player LEDs made ahead a press showed (LedView.take)
         make = self.app.home_screen
 
@@ -415,9 +415,9 @@ class IdleDriver(Driver):
             screen.draw = counted_draw
             return screen
         self.app.home_screen = home_screen
-        self.worked = 0  # LED frames worked out (LedView.ahead, _chase)
+        self.worked = 0  # LED frames worked out (LedView.seats_for, _chase)
         view = self.app.ledview
-        players, chase = view.ahead, view._chase
+        players, chase = view.seats_for, view._chase
 
         def counted(s, waiting):
             self.worked += 1
@@ -426,14 +426,14 @@ class IdleDriver(Driver):
         def chased(w, phase, won):
             self.worked += 1
             chase(w, phase, won)
-        view.ahead, view._chase = counted, chased
+        view.seats_for, view._chase = counted, chased
 
     def press(self, k, times=1):
         for _ in range(times):
             s = self.app.session
             if s is not None:
                 state, scores, record = s.rules, list(s.scores), self.record()
-            while self.idle and self.app.ahead():
+            while self.idle and self.app.prepare():
                 pass
             if s is not None:
                 assert s.rules is state and s.scores == scores and self.record() == record
@@ -441,7 +441,7 @@ class IdleDriver(Driver):
             Driver.press(self, k)
             if spare is not None and self.screen is spare[0] and self.app.cv.spare is None:
                 self.drawn.append(self.screen)
-                assert self.screen.draws == 1  # by Canvas.ahead; the press copied its frame in
+                assert self.screen.draws == 1  # by Canvas.draw_ahead; the press copied its frame in
             if worked == self.worked and self.screen is not was and hasattr(self.screen, "leds"):
                 self.lit.append(self.screen)  # a scoreboard's LEDs, not worked out in its press
             self.frames.append((self.app.text(), bytes(self.display.buffer), self.leds.frames[-1]))
@@ -493,16 +493,16 @@ def test_an_entry_menu_makes_the_form_under_its_cursor_in_idle_frames(tmp_path):
     d.press(OK)
     menu = d.screen
     walls = [cb for label, cb in menu.items if label.startswith("Wall ")]
-    while d.app.ahead():
+    while d.app.prepare():
         pass
     first = walls[0].made
     assert type(first).__name__ == "WallForm" and first.p == 0 and walls[1].made is None
     d.press(DOWN)
-    while d.app.ahead():
+    while d.app.prepare():
         pass
     assert walls[0].made is None and walls[1].made.p == 1
     d.press(UP)
-    while d.app.ahead():
+    while d.app.prepare():
         pass
     made = walls[0].made
     assert made is not first and walls[1].made is None
@@ -510,7 +510,7 @@ def test_an_entry_menu_makes_the_form_under_its_cursor_in_idle_frames(tmp_path):
     assert d.screen is made and d.app.text()[0] == "Wall Red"
     d.press(BACK)
     d.press(OK)
-    while d.app.ahead():
+    while d.app.prepare():
         pass
     made = d.screen.items[0][1].made
     assert d.app.enter({"e": "note", "text": "x"})
@@ -523,8 +523,8 @@ def test_an_entry_menu_makes_the_form_under_its_cursor_in_idle_frames(tmp_path):
 def test_a_bug_in_the_work_made_ahead_is_raised_and_only_a_refusal_or_a_full_heap_left_to_the_press(
         tmp_path, monkeypatch):
     """The work made ahead in idle frames lets go only of what an entry refused (a ValueError:
-    Save.ahead) or a full heap raises, which its press meets again and says; a bug (a
-    TypeError of a rules class, of a form's making: Opens.ahead) is raised where it is."""
+    Save.prepare) or a full heap raises, which its press meets again and says; a bug (a
+    TypeError of a rules class, of a form's making: Opens.prepare) is raised where it is."""
     from app.form import Opens, Save
     from rules_core import RuleError
     d = Driver(tmp_path)
@@ -540,22 +540,22 @@ def test_a_bug_in_the_work_made_ahead_is_raised_and_only_a_refusal_or_a_full_hea
         save = Save(d.app, {"e": "first", "p": 0})
         if type(error) is TypeError:
             with pytest.raises(TypeError):
-                save.ahead()
+                save.prepare()
         else:
-            assert not save.ahead() and save.after is None and not save.ahead()
+            assert not save.prepare() and save.after is None and not save.prepare()
     for error in (MemoryError(), TypeError("a bug"), RuleError("a bug too")):
         opens = Opens(d.app, failing(error))
         if type(error) is MemoryError:
-            opens.ahead()
+            opens.prepare()
             assert opens.made is False
         else:
             with pytest.raises(type(error)):
-                opens.ahead()
+                opens.prepare()
     monkeypatch.undo()
     d.entry("First marker")  # a menu of Saves: the idle frames make the one under the cursor
     monkeypatch.setattr(rules, "apply", failing(TypeError("a bug")))
     with pytest.raises(TypeError):
-        while d.app.ahead():
+        while d.app.prepare():
             pass
 
 def play_to_final(d, game):
@@ -575,7 +575,7 @@ def play_to_final(d, game):
 @pytest.mark.parametrize("game", ["azul", "5211"])
 def test_an_undo_from_the_final_standings_shows_the_scoreboard_made_and_drawn_ahead(tmp_path, game):
     """The final standings' idle frames make the scoreboard an undo of the last round end
-    shows, and its first frame (Final.ahead, App.undo_ahead): the undo shows that one, drawn
+    shows, and its first frame (Final.prepare, App.make_undo): the undo shows that one, drawn
     once, with the frame, LEDs and record an undo without idle frames gives; the game then
     goes on (its entry menu, its last round ended again)."""
     idle, plain = IdleDriver(tmp_path / "idle", True), IdleDriver(tmp_path / "plain", False)
@@ -598,9 +598,9 @@ def test_an_undo_from_the_final_standings_shows_the_scoreboard_made_and_drawn_ah
 @pytest.mark.parametrize("game", ["azul", "5211"])
 def test_undos_in_a_row_after_idle_frames_show_what_undos_without_them_do(tmp_path, game):
     """Undoing a finished game back over several round ends: between undos the idle frames
-    fold the state the next undo takes and the older round-end state (ReadBack.ahead), and
+    fold the state the next undo takes and the older round-end state (ReadBack.prepare), and
     the undos take them (no undo after the first reads the record back), and each undo of a
-    round end shows the scoreboard made and drawn ahead (Scoreboard.ahead, Final.ahead):
+    round end shows the scoreboard made and drawn ahead (Scoreboard.prepare, Final.prepare):
     every undo shows the frame and LEDs, and writes the record, that undos without idle
     frames give, and the game after each is a fresh replay of its record's."""
     idle, plain = IdleDriver(tmp_path / "idle", True), IdleDriver(tmp_path / "plain", False)
@@ -619,7 +619,7 @@ def test_undos_in_a_row_after_idle_frames_show_what_undos_without_them_do(tmp_pa
         s.reread = counted
         d.in_press = 0  # reads of the record in the undos' presses
         for _ in range(min(24, len(s.done) - 1)):
-            while d.idle and d.app.ahead():  # (the idle frames before the undo, not in it)
+            while d.idle and d.app.prepare():  # (the idle frames before the undo, not in it)
                 pass
             reads = d.reads
             d.press(BACK | LONG)
@@ -651,7 +651,7 @@ def test_a_game_started_after_idle_frames_shows_and_writes_what_one_without_them
             for c in ROUND_COLOURS[:5]:
                 d.choose(c)
             d.press(DOWN, [r.startswith(ROUND_COLOURS[5]) for r in d.rows()].index(True) - d.screen.cursor)
-            while d.idle and d.app.ahead():  # (what the OK press's idle frames do)
+            while d.idle and d.app.prepare():  # (what the OK press's idle frames do)
                 pass
             d.made_ahead = d.screen.items[d.screen.cursor][1].cfg.get("made")
             d.press(OK)
@@ -666,7 +666,7 @@ def test_a_game_started_after_idle_frames_shows_and_writes_what_one_without_them
     if game == "sintra":
         assert s.header["options"]["round_colors"] == ROUND_COLOURS
         made = idle.made_ahead  # the session and the scoreboard made ahead are the game's
-        assert made[3] is idle.app.session and made[4] is idle.screen and plain.made_ahead is None
+        assert made.session is idle.app.session and made.screen is idle.screen and plain.made_ahead is None
 
 
 def test_the_last_set_up_step_starts_the_choice_pressed_not_the_one_made_ahead(tmp_path):
@@ -678,15 +678,15 @@ def test_the_last_set_up_step_starts_the_choice_pressed_not_the_one_made_ahead(t
     for step in ("New game", "Azul", "coloured", "2 players", "Red", "Blue"):
         d.choose(step)
     assert d.screen.title == "Start player" and d.screen.cursor == 0
-    while d.app.ahead():
+    while d.app.prepare():
         pass
     made = d.screen.items[0][1].cfg["made"]
-    assert made[1] == dumps(new_header("azul", "colored", ["Red", "Blue"], {})) and made[3] is not None
+    assert made.line == dumps(new_header("azul", "colored", ["Red", "Blue"], {})) and made.session is not None
     d.press(DOWN)
     d.press(OK)
     assert d.record() == dumps(new_header("azul", "colored", ["Red", "Blue"], {"start": 1})) + "\n"
     s = d.app.session
-    assert s is not made[3] and s.start_player == 1 and s.header["options"] == {"start": 1}
+    assert s is not made.session and s.start_player == 1 and s.header["options"] == {"start": 1}
     assert type(d.screen).__name__ == "Scoreboard"
 
 

@@ -254,7 +254,7 @@ def test_unverified_names_are_marked_on_the_screens(tmp_path):
 
 def test_a_board_form_saves_the_values_on_screen_with_the_text_made_ahead_or_not(tmp_path):
     """On a board form's save row, with every reading set, an idle frame makes the settings'
-    text the save writes (BoardForm.ahead); the save writes that text. A reading changed after
+    text the save writes (BoardForm.prepare); the save writes that text. A reading changed after
     it was made is saved as changed: the file holds the settings in use either way."""
     d = Driver(tmp_path)
     to_board_menu(d)
@@ -264,7 +264,7 @@ def test_a_board_form_saves_the_values_on_screen_with_the_text_made_ahead_or_not
     form = d.screen
     n = len(form.fields)
     d.press(DOWN, n - form.cursor)  # the save row
-    assert form.ahead() is False  # one piece, made in that frame
+    assert form.prepare() is False  # one piece, made in that frame
     made = form._text[2]
     assert json.loads(made)["sintra_windows_A"] == WINDOWS["A"]
     d.set("win 1", 9)  # changed after the text was made
@@ -279,7 +279,7 @@ def test_a_board_form_saves_the_values_on_screen_with_the_text_made_ahead_or_not
     form = d.screen
     d.set("win 1", 7)
     d.press(DOWN, n - form.cursor)
-    form.ahead()
+    form.prepare()
     made = form._text[2]
     d.press(OK)
     with open(os.path.join(d.data, "settings.json"), encoding="utf-8") as f:

@@ -117,7 +117,7 @@ def eight_games(tmp_path, board):
             play(d)
         assert type(d.screen).__name__ == "Final", d.app.text()
         d.press(DOWN)  # the breakdowns
-        while d.app.ahead():
+        while d.app.prepare():
             pass
         for _ in d.screen.rows():
             d.press(DOWN)

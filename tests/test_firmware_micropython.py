@@ -110,7 +110,7 @@ def test_a_game_with_the_main_loops_idle_frames_between_keys_ends_as_one_without
     with open(plain["record"], "rb") as a, open(idle["record"], "rb") as b:
         assert a.read() == b.read()
     print("%-16s with idle frames: live max %d (the work made ahead held); %d frames with work ahead,"
-          " %d of %d presses showed a frame drawn ahead" % (name, idle["live_ahead"], idle["ahead"],
+          " %d of %d presses showed a frame drawn ahead" % (name, idle["live_ahead"], idle["prepare"],
                                                             idle["drawn_ahead"], len(keys)))
 
 

@@ -319,7 +319,7 @@ def test_put_aside_games_are_listed_resumed_and_deleted_from_the_history(tmp_pat
     second = d.record()
     history = os.path.join(d.data, "history")
     assert open(os.path.join(d.data, "filed.jsonl")).read() == first
-    while d.app.ahead():  # the idle frames: it goes on into the history
+    while d.app.prepare():  # the idle frames: it goes on into the history
         pass
     assert open(os.path.join(history, "000001.jsonl")).read() == first
     d.press(BACK)
@@ -332,7 +332,7 @@ def test_put_aside_games_are_listed_resumed_and_deleted_from_the_history(tmp_pat
     d.choose("put aside")
     assert type(d.screen).__name__ == "Scoreboard" and d.app.session.game == "azul"
     assert d.record() == first and d.app.session.round == rnd
-    while d.app.ahead():
+    while d.app.prepare():
         pass
     assert open(os.path.join(history, "000002.jsonl")).read() == second
     assert sorted(os.listdir(history)) == ["000002.jsonl"]

@@ -88,7 +88,7 @@ def test_main_loop_feeds_the_watchdog_each_frame(monkeypatch):
     # the loop itself: four frames, then stop; one feed per frame. Between frames it sleeps
     # what the App says is quiet (at most NAP_MS, in a light sleep the buttons end: the Pico's
     # board file asks for it), and a plain frame while a button is down or while work is left
-    # to do ahead (App.ahead: modules to import, a screen's own).
+    # to do ahead (App.prepare: modules to import, a screen's own).
     from hal import clock
     frames = []
     quiet = [5000, 30]
@@ -97,7 +97,7 @@ def test_main_loop_feeds_the_watchdog_each_frame(monkeypatch):
     armed = []
 
     class App:
-        stalled = False
+        paused = False
 
         def __init__(self, *a):
             pass
@@ -108,7 +108,7 @@ def test_main_loop_feeds_the_watchdog_each_frame(monkeypatch):
         def quiet_ms(self, now):
             return quiet.pop(0)
 
-        def ahead(self):
+        def prepare(self):
             return wanted.pop(0)
 
     def sleeper(kind):

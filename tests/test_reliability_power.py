@@ -292,7 +292,7 @@ def test_a_fresh_board_makes_every_folder_it_saves_into(tmp_path):
     assert settings.save(app, {"brightness": 5})
     app.log("a line")
     run_keys(app, d.keys)
-    while app.ahead():  # the idle frames: the first game moved into the history
+    while app.prepare():  # the idle frames: the first game moved into the history
         pass
     assert type(app.screen).__name__ == "Scoreboard" and app.session.game == "5211"
     assert st.fs.dirs == {paths.DATA_DIR, paths.HISTORY_DIR}

@@ -98,7 +98,7 @@ def put_files(root, files):
 
 
 # ---- 1. a failed write is never shown as entered -----------------------------------------
-@pytest.mark.parametrize("ahead", [False, True], ids=["", "made-ahead"])
+@pytest.mark.parametrize("prepare", [False, True], ids=["", "made-ahead"])
 @pytest.mark.parametrize("truncate", [True, False], ids=["truncate", "copy"])
 def test_a_write_that_fails_halfway_is_cut_off_and_the_form_stays_open(board, truncate, ahead):
     """With truncate() the flash is full; without, only the line's write fails (the cut is a
@@ -106,7 +106,7 @@ def test_a_write_that_fails_halfway_is_cut_off_and_the_form_stays_open(board, tr
     the save's work made ahead in idle frames (its state, line and scoreboard), the same."""
     d = FlashDriver(board, Flash(truncate))
     red_wall(d)
-    while ahead and d.app.ahead():
+    while ahead and d.app.prepare():
         pass
     form, values, before = d.screen, d.screen.values(), d.file("current.jsonl")
     d.flash.full = truncate
@@ -174,7 +174,7 @@ def test_a_game_left_with_its_torn_line_is_filed_whole_and_a_new_game_starts(boa
     d.new_game("5211", "standard", 2)
     assert type(d.screen).__name__ == "Scoreboard" and d.app.session.game == "5211", d.app.text()
     assert d.file("filed.jsonl") == torn
-    assert d.app.ahead() and d.file(os.path.join("history", "000001.jsonl")) == torn
+    assert d.app.prepare() and d.file(os.path.join("history", "000001.jsonl")) == torn
     assert d.file("filed.jsonl") is None
     header = d.file("current.jsonl")
     assert header.count(b"\n") == 1 and json.loads(header)["game"] == "5211"
@@ -370,9 +370,9 @@ def test_history_keep_one_never_deletes_the_game_just_finished(board):
     d = FlashDriver(board)
     assert type(d.screen).__name__ == "Final"
     d.press(OK)  # files the game; the idle frames after it move it into the history, then trim it
-    assert d.app.ahead()
+    assert d.app.prepare()
     assert sorted(os.listdir("data/history")) == ["000001.jsonl", "000002.jsonl", "000003.jsonl", "zzz.jsonl"]
-    assert d.app.ahead()
+    assert d.app.prepare()
     assert sorted(os.listdir("data/history")) == ["000003.jsonl", "zzz.jsonl"]
     assert d.file("history/000003.jsonl") == finished_record(7).encode()
 
@@ -389,7 +389,7 @@ def test_archiving_past_a_folder_an_unreadable_file_and_a_bad_keep(board):
     d.press(OK)  # leave the final standings: the game is filed after the folder's number
     assert type(d.screen).__name__ == "MainMenu" and d.app.session is None
     assert d.file("current.jsonl") is None and d.file("filed.jsonl") == finished_record(7).encode()
-    assert d.app.ahead()  # the idle frame that moves it into the history
+    assert d.app.prepare()  # the idle frame that moves it into the history
     assert d.file("filed.jsonl") is None and d.file("history/000005.jsonl") == finished_record(7).encode()
     d.press(BACK | LONG)  # undo: there is no game, and no record appears without its header
     assert "nothing to undo" in d.said() and d.file("current.jsonl") is None
@@ -416,7 +416,7 @@ def test_a_failed_move_to_the_history_keeps_the_game_filed_and_the_next_one_curr
     d.press(OK)
     assert type(d.screen).__name__ == "MainMenu" and d.app.session is None
     assert d.file("current.jsonl") is None and d.file("filed.jsonl") == record.encode()
-    assert d.app.ahead()  # the move into the history: refused by the flash
+    assert d.app.prepare()  # the move into the history: refused by the flash
     d.press(None)
     assert d.app.text()[-2:] == ["not in history:", "storage error %d" % errno.ENOTDIR]
     assert d.errors()[0].startswith("game not moved into the history")
@@ -465,7 +465,7 @@ def test_a_game_filed_while_one_still_waits_for_its_idle_frame_goes_after_it(boa
     d.new_game("5211", "standard", 2)  # files the second (the first goes into the history first)
     assert d.file("history/000001.jsonl") == finished_record(7).encode()
     assert d.file("filed.jsonl") == second.encode()
-    assert d.app.ahead() and d.file("history/000002.jsonl") == second.encode()
+    assert d.app.prepare() and d.file("history/000002.jsonl") == second.encode()
     assert d.file("filed.jsonl") is None and json.loads(d.record())["game"] == "5211"
 
 
@@ -480,8 +480,8 @@ def test_history_pages_through_a_thousand_games_and_rotation_keeps_fifty(board):
         f.write(finished_record(7))
     d = FlashDriver(board)
     d.press(OK)  # file the finished game: 1001 games, history_keep 50
-    assert d.app.ahead() and len(os.listdir("data/history")) == 1001  # moved into the history
-    assert d.app.ahead()  # the idle frame after that trims the history
+    assert d.app.prepare() and len(os.listdir("data/history")) == 1001  # moved into the history
+    assert d.app.prepare()  # the idle frame after that trims the history
     assert sorted(os.listdir("data/history")) == ["%06d.jsonl" % n for n in range(952, 1002)]
     d.choose("History")
     assert d.games()[0] == 1001 and len(d.games()) == 16

@@ -165,7 +165,7 @@ def boot(folder):
         d.press(OK)  # leave the final standings: the game is filed
         out["filed"] = d.state()
         out["files_after"] = sorted(os.listdir("data"))
-        d.app.ahead()  # the idle frame that moves it into the history
+        d.app.prepare()  # the idle frame that moves it into the history
         d.press(None)
         out["moved"] = d.state()
         out["files_moved"] = sorted(os.listdir("data"))

@@ -60,6 +60,14 @@ def other_games(game):
     return [m for g in GAMES if g.key != game for m in (g.module, g.screens)]
 
 
+class Undo:
+    """An undo made ahead in idle frames (App.make_undo): the state it takes back, the
+    scoreboard it shows then, and its message's rows."""
+
+    def __init__(self, state, screen, rows):
+        self.state, self.screen, self.rows = state, screen, rows
+
+
 class App:
     def __init__(self, display, leds, storage, clock, board):
         self.cv = Canvas(display)
@@ -79,7 +87,7 @@ class App:
         self.now = 0
         self.dirty = True
         self.entered = 0  # events entered since boot (LedView redraws the seats when it moves)
-        self.stalled = False  # the idle work raised: none until the next key (main.idle)
+        self.paused = False  # the idle work raised: none until the next key (main.idle)
         problem = self.keeper.boot()
         from app.settings import load
         self.settings = load(self.keeper, board)
@@ -172,18 +180,17 @@ class App:
         if s is None or not s.can_undo():
             self.refuse("nothing to undo")
             return
-        made = self.screen.undone  # (final standings: undo_ahead(), made for the game as it is)
-        if made and s.undo_state() is not made[0]:
+        made = self.screen.undo  # (final standings: make_undo(), made for the game as it is)
+        if made and s.undo_state() is not made.state:
             made = None
         what = None if made else "undone: " + describe(s, s.last_event())
         if self.enter(_UNDO, line=_UNDO_LINE):
-            self.say(what, rows=made[2] if made else None)
-            self.home(made[1] if made and s.rules is made[0] else None)
+            self.say(what, rows=made.rows if made else None)
+            self.home(made.screen if made and s.rules is made.state else None)
 
-    def undo_ahead(self):
-        """(the state an undo takes back, the scoreboard it shows then, its message's rows)
-        when the undo only takes back a kept state (ReadBack.undo_state), made in an idle
-        frame; else None."""
+    def make_undo(self):
+        """The Undo of the game as it is, where the undo only takes back a kept state
+        (ReadBack.undo_state): made in an idle frame; else None."""
         s = self.session
         state = s.undo_state()
         if state is None:
@@ -191,8 +198,8 @@ class App:
         screen = self.home_screen(state)
         if screen.leds is not None and screen.leds[2] is None:  # (a scoreboard's player LEDs)
             screen.leds = self.ledview.frame(screen.leds)
-        return state, screen, wrap("undone: " + describe(s, s.last_event()), self.cv.w // 8,
-                                   self.cv.h // 8 - 1)
+        return Undo(state, screen, wrap("undone: " + describe(s, s.last_event()), self.cv.w // 8,
+                                        self.cv.h // 8 - 1))
 
     def redo(self):
         s = self.session
@@ -255,16 +262,16 @@ class App:
         self.push(MainMenu(self))
 
     # ---- idle work ----
-    def held(self):
-        """A piece of the game's undo work ahead (ReadBack.ahead): the main loop's work in a
+    def prepare_undo(self):
+        """A piece of the game's undo work ahead (ReadBack.prepare): the main loop's work in a
         frame while BACK is held, and one of ahead()'s; True while more is left."""
         s = self.session
-        return s is not None and s.ahead()
+        return s is not None and s.prepare()
 
-    def ahead(self):
+    def prepare(self):
         """The main loop's work in an idle frame, a piece a frame: the keeper's (a game put
         aside moved into the history, the history trimmed), else the screen's own work ahead
-        (Screen.ahead), else a piece of the game's next undo, else littlefs's walk of the
+        (Screen.prepare), else a piece of the game's next undo, else littlefs's walk of the
         flash (Keeper.refresh). True while more is left."""
         try:
             if self.keeper.idle(self.settings["history_keep"]):
@@ -273,7 +280,7 @@ class App:
             self.log("game not moved into the history: %s" % (e,))
             self.say("not in history: " + why(e), None)
             return True
-        return self.screen.ahead() or self.held() or self.keeper.refresh()
+        return self.screen.prepare() or self.prepare_undo() or self.keeper.refresh()
 
     # ---- messages ----
     def say(self, text, ms=MESSAGE_MS, rows=None):
@@ -313,7 +320,7 @@ class App:
             key = None  # it only woke a dark screen: nothing is entered unseen
             self.dirty = True
         if key is not None:
-            self.stalled = False
+            self.paused = False
             if self.message:
                 self.message = []  # the message was on screen until this key: it was read
                 self.message_sticky = False

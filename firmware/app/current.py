@@ -241,7 +241,7 @@ class ReadBack(Session):
         return m[1] if m is not None and m[0] == len(self.done) - 1 else None
 
     # --- the work of the next undos, done in idle frames ---
-    def ahead(self):
+    def prepare(self):
         """One piece (a few events folded) of what the next undos would do in their press:
         while undoing (something to redo), the state the next undo takes, folded from the
         mark (_fold_next); then, once an undo took the older round-end state as

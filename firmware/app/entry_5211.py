@@ -50,7 +50,7 @@ class Reveal(Form):
 
 def _new_deck(app):
     """Confirmed as a round's end is: its check, line and scoreboard are made while the
-    confirmation shows (Form.ahead), not all in the press that enters it."""
+    confirmation shows (Form.prepare), not all in the press that enters it."""
     return lambda: app.replace(Confirm(app, "New deck", {"e": "new_deck"}))
 
 

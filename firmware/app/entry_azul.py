@@ -145,7 +145,7 @@ class WallForm(Form):
 
     def _legal_wall(self, values):
         # the rules' own check and points, without the copy of the state a preview makes
-        # (the idle frames on the save row make it: Form.ahead)
+        # (the idle frames on the save row make it: Form.prepare)
         ev = self.event(values)
         self._keep_change(values, ev, self.app.session.rules.wall_change(ev))
 

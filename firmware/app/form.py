@@ -118,12 +118,12 @@ class Form(ListScreen):
             return a
         return None
 
-    def ahead(self):
-        """With the cursor on the save row, the save's work in idle frames (Save.ahead); the
+    def prepare(self):
+        """With the cursor on the save row, the save's work in idle frames (Save.prepare); the
         save press then writes the line and shows the screen made (a settings form has no
         such work)."""
         a = self._prepared() if self.cursor == len(self.fields) else None
-        return a is not None and a.ahead()
+        return a is not None and a.prepare()
 
     def _turn(self, i, step, explain=False):
         """Move field i to its next legal value, adjusting a later `follows` field if that
@@ -301,7 +301,7 @@ class EntryMenu(Menu):
     the work of the item under the cursor (Opens: its form; Save: its save's); what was made
     for an item the cursor left is dropped (the menu holds one item's: 1-3 KB)."""
 
-    def ahead(self):
+    def prepare(self):
         items = self.items
         more = False
         for i in range(len(items)):
@@ -310,14 +310,14 @@ class EntryMenu(Menu):
                 if i != self.cursor:
                     cb.drop()
                 else:
-                    more = cb.ahead()
+                    more = cb.prepare()
         return more
 
 
 class Save:
     """Entering ev, and its work done ahead in idle frames, a piece an ahead() call: the state
     after it (where the check made none), its record line, the screen the save goes to, then
-    that screen's first frame (Canvas.ahead). A call enters ev: it writes the line and shows
+    that screen's first frame (Canvas.draw_ahead). A call enters ev: it writes the line and shows
     that screen, making itself what is not made yet (all of it once the session's state is
     no longer the one it was made from: the record's writer checks again). A form's save,
     and a menu item's entry made in one press (who took the first-player marker, a purchase)."""
@@ -335,7 +335,7 @@ class Save:
         self.line = None
         self.screen = None
 
-    def ahead(self):
+    def prepare(self):
         """The next piece; True while more is left. One that fails (the rules refuse ev: a
         ValueError; a MemoryError) leaves all of it to the press, which says what went wrong;
         anything else is a bug, raised here."""
@@ -351,7 +351,7 @@ class Save:
             elif self.screen is None:
                 self.screen = app.home_screen(self.after)
             else:
-                app.cv.ahead(self.screen)
+                app.cv.draw_ahead(self.screen)
                 return False
         except (ValueError, MemoryError):
             self.rules = None
@@ -368,7 +368,7 @@ class Save:
 
 class Opens:
     """A menu item's callback that shows the screen make() returns (an entry's form). While
-    the cursor rests on the item the entry menu's idle frames make it (EntryMenu.ahead: the
+    the cursor rests on the item the entry menu's idle frames make it (EntryMenu.prepare: the
     object only, its first frame is drawn by the press), and the press shows the one made
     if no event was entered since (the state it read is the game's)."""
 
@@ -381,7 +381,7 @@ class Opens:
     def drop(self):
         self.made = None
 
-    def ahead(self):
+    def prepare(self):
         """Make the screen. One a full heap stops is left to its press, which says what went
         wrong; anything else raised is a bug (a form is made from the game's state)."""
         if self.made is None:

@@ -161,7 +161,7 @@ class Keeper:
     def lines(self, path=paths.CURRENT):
         """A record's lines (bytes, as replay() reads them), _PIECE bytes read at a time, so
         neither the file nor its lines are on the heap and no file is open between lines
-        (ReadBack.ahead reads a few an idle frame). After the last complete line: the rest
+        (ReadBack.prepare reads a few an idle frame). After the last complete line: the rest
         if it is a whole JSON object without its newline (unended), else nothing (torn_at)."""
         at = 0
         for line in self._pieces(path):

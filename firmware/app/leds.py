@@ -113,7 +113,7 @@ class LedView:
             self.last_entered = entered
         if s is not None and not flashing and idle != BLANK and not chase and not (picture is not None and self.matrix):
             if s is not self.seats_session or entered != self.seats_entered:
-                self.take(self.ahead(s, s.pending()), s, entered)
+                self.take(self.seats_for(s, s.pending()), s, entered)
             w = self.seats  # the frame is the player LEDs as they are
             made = self.framed
             if made is not None:  # their bytes, made ahead (frame()): put whole
@@ -155,7 +155,7 @@ class LedView:
         self.leds.set_changed(w, self.shown)  # (a form's picture: up to 25 LEDs)
         self.leds.show()
 
-    def ahead(self, s, waiting):
+    def seats_for(self, s, waiting):
         """The player LEDs of session s as it stands (waiting: s.pending()); allocates. Made
         with its scoreboard, often in an idle frame for a state s takes at the next press
         (scoreboard.screen_for): take() them once it has."""
@@ -198,7 +198,7 @@ class LedView:
         """The player LEDs ahead() made, with their bytes as Leds.put() sets them whole: the
         press that shows them writes no LED one by one (~50 us each on a Pico, a dozen from
         the final standings' chase). Made in an idle frame (the undo of a finished game's
-        last round end, App.undo_ahead); allocates."""
+        last round end, App.make_undo); allocates."""
         leds = self.leds
         was = leds.frame()
         leds.set_changed(made[1], [None] * self.n)  # (every LED set)

@@ -57,7 +57,7 @@ def standings_rows(s, pending):
 
 class _Board(ListScreen):
     """A read-only list of rows made once; UP/DOWN scroll it, OK and BACK go to leave()."""
-    leds = None  # the LED frames made with it (LedView.ahead, chases), for App.home()
+    leds = None  # the LED frames made with it (LedView.seats_for, chases), for App.home()
 
     def __init__(self, app, title, rows):
         ListScreen.__init__(self, app)
@@ -78,16 +78,16 @@ class _Board(ListScreen):
     def leave(self, base):
         pass
 
-    def undo_ahead(self, wanted):
+    def make_undo(self, wanted):
         """An idle frame's piece, where `wanted`: the scoreboard that the undo of the round
-        end just before this screen shows, with its first frame (App.undo_ahead,
-        Canvas.ahead): that undo then only takes a kept state back, its line on flash and
+        end just before this screen shows, with its first frame (App.make_undo,
+        Canvas.draw_ahead): that undo then only takes a kept state back, its line on flash and
         its whole screen over I2C (up to ~36 ms of a Pico). True while one is left."""
-        if self.undone is None and wanted:
-            self.undone = self.app.undo_ahead() or ()
+        if self.undo is None and wanted:
+            self.undo = self.app.make_undo() or False
             return True
-        if self.undone:
-            self.app.cv.ahead(self.undone[1])
+        if self.undo:
+            self.app.cv.draw_ahead(self.undo.screen)  # type: ignore[attr-defined]  # (an app.app.Undo)
         return False
 
 
@@ -95,16 +95,16 @@ class Scoreboard(_Board):
     """Often made in an idle frame for a state the session takes at the next press
     (screen_for), with the player LEDs that state lights: that press only shows them."""
 
-    def ahead(self):
+    def prepare(self):
         """While undoing (something to redo), at a round's start: the next undo's screen
-        (undo_ahead). Not in play, where it would hold ~2 KB more at every round start."""
+        (make_undo). Not in play, where it would hold ~2 KB more at every round start."""
         s = self.app.session
-        return self.undo_ahead(s is not None and s.can_redo())
+        return self.make_undo(s is not None and s.can_redo())
 
     def __init__(self, app, s):
         total = s.rounds_total
         waiting = s.pending()
-        self.leds = app.ledview.ahead(s, waiting)
+        self.leds = app.ledview.seats_for(s, waiting)
         rows = standings_rows(s, waiting)
         c = s.bonus_colour()
         if c:
@@ -163,15 +163,15 @@ class Final(_Board):
         while len(rows) < app.cv.rows and self.more():  # the first screen, whole
             pass
 
-    def ahead(self):
+    def prepare(self):
         """Idle frames: the breakdowns, a player a frame, then the scoreboard an undo shows
-        and its first frame (App.undo_ahead, Canvas.ahead: an undo of the last round end is
+        and its first frame (App.make_undo, Canvas.draw_ahead: an undo of the last round end is
         the likely press after OK); True while work is left. (The history's folder and its
         listing, which names the game the OK files, are made at boot: App.)"""
         if self.session is not None:
             self.more()
             return True
-        return self.undo_ahead(not self.filed)
+        return self.make_undo(not self.filed)
 
     def more(self):
         """The next player's breakdown into the rows; True while one is left."""
@@ -225,7 +225,7 @@ def screen_for(app, s, state=None):
     """The scoreboard of session s, or its final standings once it is finished. With `state`
     (a Session.trial() s has not taken yet): the screen for the game once it takes that
     state, made ahead in an idle frame; s stays as it is. A scoreboard makes the player LEDs
-    of the state it shows (LedView.ahead), final standings made ahead the frames of their
+    of the state it shows (LedView.seats_for), final standings made ahead the frames of their
     chase (LedView.chases), which App.home() hands over."""
     live = s.rules
     s.rules = state or live  # what the screen reads of the game, while it is made

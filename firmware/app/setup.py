@@ -53,12 +53,12 @@ class Start:
     known): its press starts it, or first shows the game's own set-up steps
     (app.entry_<key>.options, for the variants in its STEPS), whose last choices are Starts
     with the options. While the cursor rests on one that starts the game, the idle frames
-    make the game ahead (Step.ahead, ready()): the press puts the game in play aside, puts the
+    make the game ahead (Step.prepare, ready()): the press puts the game in play aside, puts the
     header on flash and shows the scoreboard (App.new_game)."""
 
     def __init__(self, app, cfg, names, first, options=None):
         self.app = app
-        self.cfg = cfg  # the set-up's choices, and cfg["made"]: what ready() made
+        self.cfg = cfg  # the set-up's choices, and cfg["made"]: the NewGame ready() made
         self.names = names
         self.first = first
         self.options = options
@@ -90,33 +90,42 @@ class Start:
         while ready(app, cfg, args, False):  # what the idle frames have not made yet
             pass
         made = cfg.pop("made")
-        app.new_game(made[1], made[3], made[4])
+        app.new_game(made.line, made.session, made.screen)
 
-    def ahead(self):
+    def prepare(self):
         args = self.args()
         return args is not None and ready(self.app, self.cfg, args)
 
 
+class NewGame:
+    """A new game made ahead (ready()): the args it starts with, its header and header line,
+    then its session and its scoreboard."""
+
+    def __init__(self, args, line, header):
+        self.args, self.line, self.header = args, line, header
+        self.session = self.screen = None
+
+
 def ready(app, cfg, args, draw=True):
     """The game that args start, made a piece a call: its header line, its session, its
-    scoreboard (cfg["made"]), then (draw) the scoreboard's first frame (Canvas.ahead);
+    scoreboard (cfg["made"]), then (draw) the scoreboard's first frame (Canvas.draw_ahead);
     other args let the one made go. True while more is left."""
     made = cfg.get("made")
-    if made is None or made[0] != args:
+    if made is None or made.args != args:
         from rules_core.record import dumps
         from rules_core.session import new_header
         cfg["made"] = None  # (let go before the next is made)
         header = new_header(*args)
-        cfg["made"] = made = [args, dumps(header), header, None, None]
-    elif made[3] is None:
+        cfg["made"] = made = NewGame(args, dumps(header), header)
+    elif made.session is None:
         from app.current import ReadBack
-        made[3] = ReadBack(made[2], app.keeper.lines)  # (its lines read back from flash)
-    elif made[4] is None:
-        made[4] = app.home_screen(session=made[3])
+        made.session = ReadBack(made.header, app.keeper.lines)  # (its lines read back from flash)
+    elif made.screen is None:
+        made.screen = app.home_screen(session=made.session)
         return draw
     else:
         if draw:
-            app.cv.ahead(made[4])
+            app.cv.draw_ahead(made.screen)
         return False
     return True
 
@@ -125,8 +134,8 @@ class Step(Menu):
     """A set-up step: a menu whose idle frames make the work of the choice under the cursor
     where it has some (a Start's game)."""
 
-    def ahead(self):
-        ahead = getattr(self.items[self.cursor][1], "ahead", None) if self.items else None
+    def prepare(self):
+        ahead = getattr(self.items[self.cursor][1], "prepare", None) if self.items else None
         return ahead is not None and ahead()
 
 

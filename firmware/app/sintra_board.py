@@ -128,7 +128,7 @@ class BoardForm(Form):
         f.sure = True
         self._update()
 
-    def ahead(self):
+    def prepare(self):
         """With the cursor on the save row and every reading set, the settings' text the save
         will write, made in an idle frame (it costs a Pico 3 ms); the save writes it."""
         if self._left == 0 and self.cursor == len(self.fields):

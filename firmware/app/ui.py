@@ -38,7 +38,7 @@ class Canvas:
     canvas (forget()), starts from a clear buffer. Either way the frame buffer ends up the
     same as drawn from clear(), with a fraction of the drawing.
 
-    A screen that a press will show can be drawn ahead (ahead(), in an idle frame): begin()
+    A screen that a press will show can be drawn ahead (draw_ahead(), in an idle frame): begin()
     then copies that frame in, with the texts it noted, and the screen is not drawn again
     (begin() says so). It is kept while the screen it was drawn on is the one drawn (1 KB
     of heap meanwhile).
@@ -60,7 +60,7 @@ class Canvas:
         self.seen = bytearray(n)      # rows drawn in this frame
         self.screen = None            # whose frame the buffer holds (None: draw from clear)
         self.fresh = True             # this frame is drawn from a clear buffer
-        # ahead(): (the screen drawn ahead, the screen drawn when it was, the bytes of its
+        # draw_ahead(): (the screen drawn ahead, the screen drawn when it was, the bytes of its
         # frame, the rows it holds: held, held_inv, held_w, its texts: frame, drawn), or None
         self.spare = None
 
@@ -77,7 +77,7 @@ class Canvas:
 
     def begin(self, screen):
         """Start a frame of `screen`: over its previous frame, else from a clear buffer.
-        True when the frame is the one ahead() drew, whole: the screen draws nothing and
+        True when the frame is the one draw_ahead() drew, whole: the screen draws nothing and
         finish() has nothing to clear (a screen drawn ahead has not changed since: the
         press that shows it is the first that reaches it)."""
         self.drawn = 0
@@ -99,7 +99,7 @@ class Canvas:
         self.clear()
         return False
 
-    def ahead(self, screen):
+    def draw_ahead(self, screen):
         """Draw `screen`'s first frame, as begin() from clear would, with a canvas of its own,
         and keep it (the frame on screen put back); the begin() that shows `screen` next
         takes that frame. Nothing drawn on a display without a buffer to copy into, or when
@@ -215,8 +215,8 @@ class Screen:
     """A screen: key(k) handles one press, draw(canvas) paints it. `app` is the App."""
     wide = True  # False: the rows leave the right 40 pixels to draw()'s extra (Azul wall)
     raw_keys = False  # True: BACK held reaches key() instead of undoing the last entry
-    # (state, scoreboard) an undo takes back and shows, made ahead; () none (scoreboard.Final)
-    undone = None  # type: tuple | None
+    # the undo made ahead for this screen (app.app.Undo; False: none to make), None: not yet
+    undo = None  # type: object
 
     def __init__(self, app):
         self.app = app
@@ -237,7 +237,7 @@ class Screen:
         their colours), else None."""
         return None
 
-    def ahead(self):
+    def prepare(self):
         """Work of the next presses done in an idle frame, a piece a call (a press that comes
         meanwhile waits for that piece); True while more is left."""
         return False

@@ -237,7 +237,7 @@ def _undoing(path, pieces):
     s, _ = replay((t + "\n" for t in flash), ReadBack, reread)
     while s.can_undo():
         k = 0
-        while (pieces is None or k < pieces) and s.ahead():
+        while (pieces is None or k < pieces) and s.prepare():
             k += 1
         flash.append(dumps({"e": "undo"}))
         reads[0] = 0
@@ -246,7 +246,7 @@ def _undoing(path, pieces):
 
 
 def test_undos_with_the_work_done_ahead_read_nothing_back_and_equal_a_fresh_replay():
-    """The 5-player game undone to its first event, the idle pieces (ReadBack.ahead) done
+    """The 5-player game undone to its first event, the idle pieces (ReadBack.prepare) done
     before each undo: every undo takes a state folded ahead or kept (no press reads the
     record back), and gives what a fresh replay of the record gives; a session never
     holds lines from before the older kept state's round."""
@@ -316,7 +316,7 @@ def test_the_record_folded_back_keeps_what_a_resume_keeps_across_undo_and_redo_l
             s = replay((t + "\n" for t in flash), ReadBack, lambda: (t + "\n" for t in flash))[0]
             while s.can_undo():
                 k = 0
-                while (pieces is None or k < pieces) and s.ahead():
+                while (pieces is None or k < pieces) and s.prepare():
                     k += 1
                 for line in [undo] + ([redo, undo] if len(s.done) % 7 == 3 and s.undone else []):
                     flash.append(line)
@@ -324,7 +324,7 @@ def test_the_record_folded_back_keeps_what_a_resume_keeps_across_undo_and_redo_l
                 fresh = replay(t + "\n" for t in flash)[0]
                 assert s.result() == fresh.result() and s.last_event() == fresh.last_event()
                 if pieces is None and s._mark is not None and s._mark[0] < len(s.done) - 1:
-                    while s.ahead():
+                    while s.prepare():
                         pass
                     kept = replay((t + "\n" for t in flash), ReadBack)[0]
                     for mine, theirs in ((s._mark, kept._mark), (s._older, kept._older)):
@@ -367,7 +367,7 @@ def test_redos_after_the_work_ahead_read_nothing_back_in_their_press():
         assert s.undone.lo > 0
         while s.can_redo():
             k = 0
-            while (pieces is None or k < pieces) and s.ahead():
+            while (pieces is None or k < pieces) and s.prepare():
                 k += 1
             flash.append(dumps({"e": "redo"}))
             del reads[1:]
@@ -393,7 +393,7 @@ def test_a_record_changed_behind_the_work_ahead_is_refused_and_changes_nothing()
     assert s._older is None and s.done.lo > 0
     held = (s._mark, s.done.lo, s.result())
     flash[5] = dumps({"e": "note", "text": "edited"})
-    while s.ahead():
+    while s.prepare():
         pass
     assert (s._mark, s.done.lo, s.result()) == held and s._older is None
     while s._mark is not None:  # the mark's round undone: the next undo needs the record
