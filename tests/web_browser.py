@@ -82,6 +82,7 @@ def open_page(context, url):
 
 
 def wait_ready(page):
+    page.wait_for_function("window.azulCompanion !== undefined")  # (the page's module has run)
     page.evaluate("window.azulCompanion.ready")
     assert not page.errors, page.errors
 
