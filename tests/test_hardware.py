@@ -33,7 +33,15 @@ gen = _generator()
 def board_pins(board):
     """function -> pin as the board dict states it."""
     d = board["display"]
-    pins = {"Display SDA": d["sda"], "Display SCL": d["scl"], "LED data": board["leds"]["pin"]}
+    if d["bus"] == "spi":
+        pins = {"Display SCK": d["sck"], "Display MOSI": d["mosi"], "Display DC": d["dc"], "Display CS": d["cs"]}
+        if "res" in d:
+            pins["Display RES"] = d["res"]
+    else:
+        pins = {"Display SDA": d["sda"], "Display SCL": d["scl"]}
+    pins["LED data"] = board["leds"]["pin"]
+    if board["leds"].get("rail") is not None:
+        pins["LED rail"] = board["leds"]["rail"]
     for key, pin in board["buttons"].items():
         pins["Button " + key] = pin
     enc = board["encoder"]
@@ -72,11 +80,27 @@ def test_no_two_functions_share_a_pin(name):
         seen[pin] = function
 
 
-def test_pico_pins_are_header_gpios_free_on_pico_w():
+@pytest.mark.parametrize("name", ["pico", "pico_spi"])
+def test_pico_pins_are_header_gpios_free_on_pico_w(name):
     """GP23-25 and GP29 are not on the header (Pico W: radio), so no function may use them."""
-    for function, pin in board_pins(load("pico")).items():
+    for function, pin in board_pins(load(name)).items():
         assert pin in gen.PICO_PIN, "%s on GP%d, which is not a header pin" % (function, pin)
         assert pin not in (23, 24, 25, 29), function
+
+
+def test_the_pico_spi_display_sits_on_spi0_pins_and_the_rest_is_the_pico_build():
+    """RP2040 SPI0: SCK on GP2/6/18/22, TX (MOSI) on GP3/7/19; the buttons and LEDs as pico.py."""
+    pico, spi = load("pico"), load("pico_spi")
+    d = spi["display"]
+    assert (d["spi_id"], d["sck"] in (2, 6, 18, 22), d["mosi"] in (3, 7, 19)) == (0, True, True)
+    assert dict(spi, display=None, name=None) == dict(pico, display=None, name=None)
+
+
+def test_the_pico_led_rail_is_wired_where_the_board_file_says():
+    with open(os.path.join(HW, "wiring", "pico.md"), encoding="utf-8") as f:
+        text = f.read()
+    assert "| LED rail | `17` | GP17 (pin 22) | the 2N7000's gate" in text
+    assert "AO3401A" in text
 
 
 def test_esp32s3_avoids_strapping_flash_psram_usb_and_console_pins():
@@ -96,7 +120,7 @@ def test_feather_uses_featherwing_buttons_and_board_names():
 
 
 def test_board_loader():
-    assert BOARDS == ("pico", "esp32s3", "feather_rp2040")
+    assert BOARDS == ("pico", "pico_spi", "esp32s3", "feather_rp2040")
     assert load("esp32s3")["leds"]["layout"] == "strip"
     with pytest.raises(ValueError, match="unknown board 'uno'"):
         load("uno")
@@ -131,8 +155,8 @@ def test_generated_files_are_up_to_date(tmp_path):
         text = f.read()
     block = text[text.index(gen.BATTERY_BEGIN):]
     block = block[:block.index(gen.BUDGET_END)]
-    for name in BOARDS:
-        assert "\n| %s | " % name in block, name
+    for name in BOARDS:  # (pico_spi draws as pico: the same board, panel and LEDs)
+        assert "\n| %s | " % name in block or name == "pico_spi", name
 
 
 def test_pico_current_budget_by_hand():
