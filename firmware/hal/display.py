@@ -7,7 +7,8 @@ Board file keys: "driver" "ssd1306" (0.96-inch modules) or "sh1106" (1.3-inch), 
 - i2c: "i2c_id", "sda", "scl", "freq" (400 kHz); "addr" when known, else the bus is scanned
   for 0x3C, then 0x3D (the two addresses the modules are sold with);
 - spi: "spi_id", "sck", "mosi", "dc", "cs", "res" (reset, optional), "baudrate" (default
-  8 MHz for the SSD1306, within its 10 MHz; 2 MHz for the SH1106, as its datasheet allows).
+  8 MHz for the SSD1306, within its 10 MHz; 2 MHz for the SH1106, its datasheet's limit as
+  the Linux kernel's SH1106 support reads it: hardware/README.md).
 Pins are GPIO numbers (MicroPython) or `board` names (CircuitPython).
 No display (nothing answers on I2C, or no pull-ups on its lines) raises NoDisplay, naming
 the bus and pins; an SPI display cannot answer, so it is never found missing.
