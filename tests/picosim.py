@@ -26,6 +26,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENV = "AZUL_PICOSIM"
 UF2 = "micropython-v1.28.0-RPI_PICO.uf2"
 BOOTROM = "bootrom-b1.bin"
+CP_ENV = "AZUL_CPSIM"  # the emulated Feather RP2040's CircuitPython (../shared/cpsim)
+CP_UF2 = "circuitpython-10.2.1-adafruit_feather_rp2040.uf2"
 BIN = os.path.dirname(sys.executable)
 DEVICE_SRC = os.path.join(ROOT, "bench", "pico_device.py")  # the measuring side, run on the board
 RUN_MJS = os.path.join(ROOT, "tests", "emulator", "run.mjs")
@@ -49,6 +51,22 @@ def missing():
     if not os.path.exists(os.path.join(BIN, "mpremote")):
         return "no emulated Pico: mpremote is not installed in this Python (./dev.sh setup)"
     return None
+
+
+def cp_folder():
+    return os.environ.get(CP_ENV) or os.path.join(ROOT, "..", "shared", "cpsim")
+
+
+def cp_missing():
+    """None when the emulated Feather can run CircuitPython (cpdrive.py and mtools make its
+    drive), else why not."""
+    for name in (CP_UF2, BOOTROM, "cpdrive.py"):
+        if not os.path.exists(os.path.join(cp_folder(), name)):
+            return "no emulated Feather: %s not found (set %s to the cpsim folder)" % (
+                os.path.join(cp_folder(), name), CP_ENV)
+    if not shutil.which("mcopy"):
+        return "no emulated Feather: mtools is not installed (apt-get install mtools)"
+    return missing()
 
 
 def bench_can_run():
@@ -92,10 +110,14 @@ class Emulator:
     display: the board file's display dict (default the Pico's: an SSD1306 on I2C), which the
     model panel follows (controller, bus and its pins); addr: where it answers on I2C (None:
     nothing does). trace_pins: GPIOs whose level changes trace() returns; neopixel_pin: the
-    GPIO whose WS2812 frames leds() decodes."""
+    GPIO whose WS2812 frames leds() decodes. circuitpython: the Feather RP2040's CircuitPython
+    instead (its drive in flash_img: cpdrive.py), pins_high then the GPIOs that read high and
+    gpio the display's pins' numbers by board name."""
 
     def __init__(self, flash_img, pins_high=False, log=None, display=None, addr=0x3C, trace_pins=(),
-                 neopixel_pin=None):
+                 neopixel_pin=None, circuitpython=False, gpio=None):
+        self.circuitpython = circuitpython
+        self.gpio = gpio or {}
         self.flash_img = flash_img
         self.pins_high = pins_high
         self.log = log or os.devnull
@@ -111,10 +133,11 @@ class Emulator:
         return "socket://127.0.0.1:%d" % self.repl_port
 
     def start(self, timeout=120):
-        where = folder()
+        where = cp_folder() if self.circuitpython else folder()
         self.repl_port, self.ctl_port = free_port(), free_port()
-        d = self.display
-        cmd = ["node", RUN_MJS, "--uf2", os.path.join(where, UF2), "--bootrom", os.path.join(where, BOOTROM),
+        d = dict((k, self.gpio.get(v, v)) for k, v in self.display.items())
+        uf2 = CP_UF2 if self.circuitpython else UF2
+        cmd = ["node", RUN_MJS, "--uf2", os.path.join(where, uf2), "--bootrom", os.path.join(where, BOOTROM),
                "--i2c-stub", "--port", str(self.repl_port), "--ctl-port", str(self.ctl_port),
                "--flash-img", self.flash_img, "--display", d["driver"], "--display-bus", d.get("bus", "i2c"),
                "--i2c-addr", "none" if self.addr is None else "0x%x" % self.addr]
@@ -127,7 +150,8 @@ class Emulator:
         if self.neopixel_pin is not None:
             cmd += ["--neopixel-pin", str(self.neopixel_pin)]
         if self.pins_high:
-            cmd += ["--pins-high", ",".join(str(p) for p in sorted(board_buttons().values()))]
+            high = board_buttons().values() if self.pins_high is True else self.pins_high
+            cmd += ["--pins-high", ",".join(str(p) for p in sorted(high))]
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
         end = time.monotonic() + timeout
