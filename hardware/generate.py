@@ -276,46 +276,44 @@ def rail_switch(s, ground, lx, yr, yv, iy):
     pin drives, itself held off by 100k while the pin floats (boot, reset)."""
     box = 'fill="#f3e5f5" stroke="black" stroke-width="2"'
     line = '<path d="%s" stroke="black" fill="none"/>'
+
+    def small(x, y, text):
+        s.append('<text x="%d" y="%d" font-size="11">%s</text>' % (x, y, text))
+
+    def part(x, y, name, pins):
+        """A 70 x 30 box at (x, y) with its name inside and its pins' letters around it."""
+        s.append('<rect x="%d" y="%d" width="70" height="30" %s/>' % (x, y, box))
+        small(x + 10, y + 19, name)
+        for letter, dx, dy in pins:
+            small(x + dx, y + dy, letter)
+
     s.append(line % ("M%d %d H%d" % (270, yr, lx + 60)))  # the rail pin's row, on to EN
     s.append('<rect x="%d" y="%d" width="80" height="%d" %s/>' % (lx + 60, yr - 16, yv - yr + 32, box))
-    s.append('<text x="%d" y="%d" font-size="11">EN</text>' % (lx + 64, yr + 4))
-    s.append('<text x="%d" y="%d" font-size="11">IN</text>' % (lx + 64, yv + 4))
-    s.append('<text x="%d" y="%d" font-size="11">OUT</text>' % (lx + 114, yv + 4))
-    s.append('<text x="%d" y="%d" font-size="11">rail</text>' % (lx + 100, yr + 4))
-    s.append('<text x="%d" y="%d" font-size="11">switch</text>' % (lx + 92, yr + 17))
+    for x, y, text in ((4, yr + 4, "EN"), (4, yv + 4, "IN"), (54, yv + 4, "OUT"), (40, yr + 4, "rail"),
+                       (32, yr + 17, "switch")):
+        small(lx + 60 + x, y, text)
     s.append('<rect x="%d" y="%d" width="30" height="6" fill="white"/>' % (lx + 140, yv - 3))
     s.append(line % ("M%d %d H%d" % (lx + 140, yv, lx + 170)))
     s.append(line % ("M%d %d v6" % (lx + 100, yv + 16)))
     ground(lx + 100, yv + 22)
-    # the circuit, below: pins named beside their leads
+    # the circuit, below
     ix = 60
     zig = "v8 l6 3 l-12 6 l12 6 l-12 6 l6 3 v8"  # a resistor, 36 px down
     s.append('<text x="%d" y="%d" font-weight="bold">The rail switch, at the LEDs</text>' % (ix - 20, iy))
-    s.append('<text x="%d" y="%d">IN (VBUS)</text>' % (ix - 20, iy + 34))
-    s.append(line % ("M%d %d H%d" % (ix + 60, iy + 30, ix + 300)))
-    s.append('<rect x="%d" y="%d" width="70" height="30" %s/>' % (ix + 300, iy + 15, box))
-    s.append('<text x="%d" y="%d" font-size="11">AO3401A</text>' % (ix + 310, iy + 34))
-    s.append('<text x="%d" y="%d" font-size="11">S</text>' % (ix + 290, iy + 26))
-    s.append('<text x="%d" y="%d" font-size="11">D</text>' % (ix + 374, iy + 26))
-    s.append('<text x="%d" y="%d" font-size="11">G</text>' % (ix + 340, iy + 58))
-    s.append(line % ("M%d %d H%d" % (ix + 370, iy + 30, ix + 460)))
-    s.append('<text x="%d" y="%d">OUT (LED +5V)</text>' % (ix + 466, iy + 34))
+    for x, y, text in ((-20, 34, "IN (VBUS)"), (466, 34, "OUT (LED +5V)"), (466, 129, "EN (the rail pin)")):
+        s.append('<text x="%d" y="%d">%s</text>' % (ix + x, iy + y, text))
+    part(ix + 300, iy + 15, "AO3401A", (("S", -10, 11), ("D", 74, 11), ("G", 40, 43)))
+    part(ix + 165, iy + 110, "2N7000", (("D", 41, -4), ("S", 41, 44), ("G", 75, 10)))
+    s.append(line % ("M%d %d H%d M%d %d H%d" % (ix + 60, iy + 30, ix + 300, ix + 370, iy + 30, ix + 460)))
     s.append(line % ("M%d %d %s V%d H%d V%d" % (ix + 200, iy + 30, zig, iy + 90, ix + 335, iy + 45)))
-    s.append('<text x="%d" y="%d" font-size="11">10k</text>' % (ix + 212, iy + 62))
+    small(ix + 212, iy + 62, "10k")
     s.append('<circle cx="%d" cy="%d" r="3"/><circle cx="%d" cy="%d" r="3"/>' % (ix + 200, iy + 30, ix + 200, iy + 90))
-    s.append(line % ("M%d %d V%d" % (ix + 200, iy + 90, iy + 110)))
-    s.append('<rect x="%d" y="%d" width="70" height="30" %s/>' % (ix + 165, iy + 110, box))
-    s.append('<text x="%d" y="%d" font-size="11">2N7000</text>' % (ix + 178, iy + 129))
-    s.append('<text x="%d" y="%d" font-size="11">D</text>' % (ix + 206, iy + 106))
-    s.append('<text x="%d" y="%d" font-size="11">S</text>' % (ix + 206, iy + 154))
-    s.append('<text x="%d" y="%d" font-size="11">G</text>' % (ix + 240, iy + 120))
-    s.append(line % ("M%d %d v12" % (ix + 200, iy + 140)))
+    s.append(line % ("M%d %d V%d M%d %d v12" % (ix + 200, iy + 90, iy + 110, ix + 200, iy + 140)))
     ground(ix + 200, iy + 152)
     s.append(line % ("M%d %d H%d" % (ix + 235, iy + 125, ix + 460)))
-    s.append('<text x="%d" y="%d">EN (the rail pin)</text>' % (ix + 466, iy + 129))
     s.append('<circle cx="%d" cy="%d" r="3"/>' % (ix + 380, iy + 125))
     s.append(line % ("M%d %d %s" % (ix + 380, iy + 125, zig)))
-    s.append('<text x="%d" y="%d" font-size="11">100k</text>' % (ix + 392, iy + 150))
+    small(ix + 392, iy + 150, "100k")
     ground(ix + 380, iy + 161)
 
 
