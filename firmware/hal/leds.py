@@ -13,12 +13,17 @@ draws ~1.5 A. show() allocates nothing on the MicroPython and write-function pat
   so the cap is applied once, here.
 
 `power`, where the board switches the LEDs' supply (a "rail" pin in its board file: a
-high-side switch in their +5V), is a function of one argument: power(True) before the first
-lit frame is written, power(False) once a frame is all dark (nothing is written then: an
-unpowered LED is dark). A WS2812B draws ~0.8 mA dark, 20 mA for the Pico build's 25: more
-than the whole board asleep.
+high-side switch in their +5V), is a function of the level (a MicroPython Pin is one):
+power(1) RAIL_MS before the first lit frame is written, power(0) once a frame is all dark
+(nothing is written then: an unpowered LED is dark). A WS2812B draws ~0.8 mA dark, 20 mA for
+the Pico build's 25: more than the whole board asleep.
 """
 from hal.compat import const
+from hal.clock import sleep_ms
+
+# from the rail switched on to the first frame: the LEDs' capacitor charged through the switch
+# and each LED out of its power-on reset (no datasheet gives it: a margin, 2 ms of a wake)
+RAIL_MS = const(2)
 
 _WRITE_FN = const(0)
 _MP_NEOPIXEL = const(1)
@@ -122,11 +127,12 @@ class Leds:
             if (rgb if self._kind == _PIXELBUF else self._buf) == self._dark:
                 if self.powered:
                     self.powered = False
-                    self._power(False)
+                    self._power(0)
                 return
             if not self.powered:
                 self.powered = True
-                self._power(True)
+                self._power(1)
+                sleep_ms(RAIL_MS)
         if self._kind == _PIXELBUF:
             out = self._out
             for i in range(self.n):
@@ -141,48 +147,19 @@ class Leds:
             self._out.write()
 
 
-# from the rail switched on to the first frame: the LEDs' capacitor charged through the switch
-# and each LED out of its power-on reset (no datasheet gives it: a margin, 2 ms of a wake)
-RAIL_MS = 2
-
-
-def rail_from_board(board):
-    """power(on) for the board's LED rail pin (high = on), or None where it has none. The
-    pin is driven low at once: the rail stays off until the first lit frame."""
-    pin = board["leds"].get("rail")
-    if pin is None:
-        return None
-    import time
-    if board.get("runtime") == "circuitpython":
-        import board as pins
-        import digitalio
-        out = digitalio.DigitalInOut(getattr(pins, pin))
-        out.switch_to_output(value=False)
-
-        def power(on):
-            out.value = on
-            if on:
-                time.sleep(RAIL_MS / 1000)
-        return power
-    from machine import Pin
-    gpio = Pin(pin, Pin.OUT, value=0)
-
-    def power(on):
-        gpio(on)
-        if on:
-            time.sleep_ms(RAIL_MS)
-    return power
-
-
 def leds_from_board(board):
     """Leds on the board's NeoPixel pin (MicroPython GPIO number or CircuitPython name), with
-    its rail switch where the board file names one."""
+    its rail pin where the board file names one (MicroPython), driven low at once: the rail
+    stays off until the first lit frame."""
     cfg = board["leds"]
     if cfg.get("driver") != "neopixel":
         raise ValueError("board %r: LED driver %r is not supported" % (board.get("name"), cfg.get("driver")))
     n = cfg["count"]
     order = cfg.get("order", "GRB")
+    rail = cfg.get("rail")
     if board.get("runtime") == "circuitpython":
+        if rail is not None:
+            raise ValueError("board %r: an LED rail is not supported on CircuitPython" % (board.get("name"),))
         import board as pins
         import neopixel
         # CircuitPython's neopixel; the stubs describe MicroPython's (no brightness etc.)
@@ -194,4 +171,6 @@ def leds_from_board(board):
         if order != "GRB":
             raise ValueError("board %r: MicroPython neopixel is GRB, board says %r" % (board.get("name"), order))
         device = neopixel.NeoPixel(Pin(cfg["pin"]), n)
-    return Leds(n, device, cfg.get("brightness_max", 0.25), order, rail_from_board(board))
+        if rail is not None:
+            rail = Pin(rail, Pin.OUT, value=0)
+    return Leds(n, device, cfg.get("brightness_max", 0.25), order, rail)
