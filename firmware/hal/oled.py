@@ -29,7 +29,7 @@ from hal.compat import const
 try:
     from framebuf import FrameBuffer, MONO_VLSB
 except ImportError:  # CircuitPython (and CPython): the same drawing in pure Python
-    from hal.framebuf_py import FrameBuffer, MONO_VLSB
+    from hal.framebuf_py import FrameBuffer, MONO_VLSB  # type: ignore[assignment]  # (its twin)
 
 # columns compared and sent together. 8, or a page split where unchanged chunks lie between
 # changed ones, sends fewer bytes (a new screen up to 2 ms less of I2C) but costs a Pico more
@@ -134,7 +134,7 @@ class Oled(FrameBuffer):
         h = self.height - 1
         if self.sh1106:  # its own DC-DC on (0xAD 0x8B); pre-charge, VCOM, pump at their reset values
             init = (0x00, 0xAE, 0xD5, 0x80, 0xA8, h, 0xD3, 0x00, 0x40, 0xAD, 0x8B, 0xA1, 0xC8, 0xDA, 0x12,
-                    0x81, 0xFF, 0xD9, 0x22, 0xDB, 0x35, 0x32, 0xA4, 0xA6)
+                    0x81, 0xFF, 0xD9, 0x22, 0xDB, 0x35, 0x32, 0xA4, 0xA6)  # type: tuple
         else:  # micropython-lib's ssd1306 set-up: horizontal addressing, charge pump on
             init = (0x00, 0xAE, 0x20, 0x00, 0x40, 0xA1, 0xA8, h, 0xC8, 0xD3, 0x00,
                     0xDA, 0x02 if self.width > 2 * self.height else 0x12, 0xD5, 0x80, 0xD9, 0xF1, 0xDB, 0x30,
