@@ -190,7 +190,8 @@ def main():
             continue
         quiet = app.quiet_ms(clock.ticks_ms())
         if deep and quiet >= FOREVER_MS and app.idle.level == BLANK:
-            deep()  # dark, nothing due: only a key can change anything (it resets the chip)
+            deep()  # dark, nothing due: only a key changes anything (it resets the chip; a port that
+            # cannot sleep so returns, and naps)
         nap(max(FRAME_MS, min(quiet, longest)))
 
 

@@ -430,3 +430,9 @@ def test_no_display_runs_the_leds_and_buttons_alone(monkeypatch):
     main.main()
     assert len(got) == 1 and got[0][0] is error and got[0][1] == "leds"
     assert got[0][5] is clock.light_sleep_ms and callable(got[0][6])  # the nap, the deep sleep
+
+
+def test_deep_sleep_returns_on_a_port_that_cannot_sleep_so():
+    """No machine.mem32 (CPython here, the virtual board's unix port): deep_sleep returns and
+    main.py's loop naps as on any other board."""
+    assert clock.deep_sleep([14], 0) is None
