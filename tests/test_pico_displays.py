@@ -24,19 +24,20 @@ REASON = picosim.missing()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
 PICO = picosim.board_file("pico")
 PICO_SPI = picosim.board_file("pico_spi")
-VARIANTS = {  # board file written to the flash -> its BOARD dict, and where the model display answers
-    "pico": (PICO, 0x3C),
-    "t_sh1106": (dict(PICO, display=dict(PICO["display"], driver="sh1106")), 0x3D),
-    "pico_spi": (PICO_SPI, None),
-    "t_sh1106_spi": (dict(PICO_SPI, display=dict(PICO_SPI["display"], driver="sh1106")), None),
+VARIANTS = {  # -> the board file, its BOARD dict (written over it on the flash when it differs), and
+    # where the model display answers
+    "ssd1306 i2c": ("pico", PICO, 0x3C),
+    "sh1106 i2c": ("pico", dict(PICO, display=dict(PICO["display"], driver="sh1106")), 0x3D),
+    "ssd1306 spi": ("pico_spi", PICO_SPI, None),
+    "sh1106 spi": ("pico_spi", dict(PICO_SPI, display=dict(PICO_SPI["display"], driver="sh1106")), None),
 }
 
 
 @pytest.fixture(scope="module")
 def flashed(tmp_path_factory):
-    """A flash image holding the firmware and the boards the tests add, and the CPython
-    frames: the key codes of a new two-player Azul game, its first entry form and back, and
-    the frame buffer at boot and after each key."""
+    """A flash image holding the firmware, and the CPython frames: the key codes of a new
+    two-player Azul game, its first entry form and back, and the frame buffer at boot and
+    after each key."""
     where = tmp_path_factory.mktemp("displays")
     ref = Driver(where / "keys")
     ref.new_game("Azul", "coloured", 2)
@@ -47,19 +48,22 @@ def flashed(tmp_path_factory):
     for k in ref.keys:
         d.press(k)
         frames.append(bytes(d.display.buffer))
-    files = dict(("boards/%s.py" % name, ("BOARD = %r\n" % board).encode())
-                 for name, (board, _) in VARIANTS.items() if name.startswith("t_"))
     img = str(where / "flash.img")
     with picosim.Emulator(img, log=str(where / "picosim.log")) as emu:
-        assert picosim.flash(emu, files, str(where)).endswith("files flashed and verified")
+        assert picosim.flash(emu, {}, str(where)).endswith("files flashed and verified")
     return img, ref.keys, frames
 
 
 def boot(emu, name):
-    """Name the board in board.txt (the REPL is free: every button reads held), release the
-    buttons and press RESET: main.py runs the App."""
-    emu.mpremote("exec", "with open('board.txt', 'w') as f:\n    f.write(%r)" % (name + "\n"))
-    for gpio in VARIANTS[name][0]["buttons"].values():
+    """Name the board in board.txt, its board file changed as the variant says (a .py is
+    imported before the .mpy flash wrote), while the REPL is free (every button reads held);
+    release the buttons and press RESET: main.py runs the App."""
+    base, board, _ = VARIANTS[name]
+    code = "with open('board.txt', 'w') as f:\n    f.write(%r)\n" % (base + "\n")
+    if board != picosim.board_file(base):
+        code += "with open('boards/%s.py', 'w') as f:\n    f.write(%r)\n" % (base, "BOARD = %r\n" % (board,))
+    emu.mpremote("exec", code)
+    for gpio in board["buttons"].values():
         emu.pin(gpio, 1)
     emu.reset()
     settle(emu)
@@ -102,7 +106,7 @@ def captures(flashed, tmp_path, name):
     if name not in _captures:
         img = str(tmp_path / "flash.img")
         shutil.copyfile(flashed[0], img)
-        board, addr = VARIANTS[name]
+        _, board, addr = VARIANTS[name]
         with picosim.Emulator(img, log=str(tmp_path / "picosim.log"), display=board["display"],
                               addr=addr) as emu:
             boot(emu, name)
@@ -122,8 +126,8 @@ def test_every_display_shows_the_cpython_apps_frames_byte_for_byte(flashed, tmp_
     assert len(pictures) == len(flashed[2]) == 13
     for i, (board, cpython) in enumerate(zip(pictures, flashed[2])):
         assert board == cpython, "%s: frame %d differs from the CPython App's" % (name, i)
-    assert state["driver"] == VARIANTS[name][0]["display"]["driver"]
-    assert state["bus"] == VARIANTS[name][0]["display"]["bus"] and state["contrast"] == 255
+    assert state["driver"] == VARIANTS[name][1]["display"]["driver"]
+    assert state["bus"] == VARIANTS[name][1]["display"]["bus"] and state["contrast"] == 255
     assert len(set(pictures)) >= 8  # the keys really changed the screen
 
 
