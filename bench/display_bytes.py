@@ -4,7 +4,7 @@ MicroPython unix port (no emulator needed; the bytes are the Pico's, the time is
     .venv/bin/python bench/display_bytes.py [--games NAME,NAME]
 
 The App built as main.py builds it (tests/mp_app.py: the .mpy files flash copies, the
-display hal.ssd1306_delta) plays the scripted games of tests/test_firmware_micropython.py;
+display hal.oled) plays the scripted games of tests/test_firmware_micropython.py;
 the display's bus counts every transfer and its bytes, the address byte included. Bus
 time at 400 kHz: 9 bits a byte, and a start and a stop bit a transfer (2.5 us a bit). One
 JSON line per game:
@@ -44,7 +44,7 @@ class Bus:
 
 
 app, clock = drive.build("pico")
-bus = app.display.i2c = Bus()
+bus = app.display.bus.i2c = Bus()
 with open("keys.bin", "rb") as f:
     keys = f.read()
 for k in keys:

@@ -5,7 +5,7 @@
 Times App.step(now, key) for one key press: the screen handles the key and the whole
 128x64 frame buffer is redrawn (and the LEDs recomputed); the OLED transfer (about 25 ms of
 I2C at 400 kHz on the board) is not included. MicroPython: the unix port running the .mpy
-files flash would copy (tests/mp_app.py), the display being the ssd1306 driver on a sink
+files flash would copy (tests/mp_app.py), the display being hal.oled's driver on a sink
 bus. CPython: the simulator's App (host_tools.sim.build). The keys that open each screen
 come from the app tests' Driver. Prints one JSON line per screen and runtime: median and
 max microseconds per press, and the heap peak of the run (MicroPython).

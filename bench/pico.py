@@ -162,6 +162,8 @@ PROFILE = [
     ("ssd1306", "SSD1306", "show", "display.show"),  # micropython-lib's driver
     ("hal.ssd1306_delta", "SSD1306Delta", "show", "display.show"),  # the driver that sends changes
     ("hal.ssd1306_delta", "SSD1306Delta", "fill", "display.fill"),
+    ("hal.oled", "Oled", "show", "display.show"),  # the same, for the SH1106 and SPI too
+    ("hal.oled", "Oled", "fill", "display.fill"),
     ("hal.leds", "Leds", "show", "leds.show (NeoPixel)"),
 ]
 

@@ -12,11 +12,14 @@
    flash`, main.py's own loop running with the buttons released, settings making the
    display dim after DIM_S and go dark after DARK_S. From the control port's counters
    (emulated CPU cycles against emulated time): the busy fraction (cycles x 8 ns over the
-   time) with the display lit, dimmed and dark; the CPU time of one key press; and the wake
-   latency of a button pressed on the chip's GPIO (`ctl pin`): from the press to the first
-   byte the display is sent, and to the end of the frame, from a lit display asleep between
-   frames and from a dark one. --before REV measures the busy fraction of the firmware of
-   git revision REV the same way (its loop, its settings), for comparison.
+   time) with the display lit, dimmed and dark, or, where the chip goes DORMANT once dark
+   (the emulator stops its clock then), how long after going dark it did; the CPU time of
+   one key press; and the wake latency of a button pressed on the chip's GPIO (`ctl pin`):
+   from the press to the first byte the display is sent, and to the end of the frame, from a
+   lit display asleep between frames and from a dark one (from DORMANT: the press wakes the
+   chip, its release resets it, the boot resumes the game and draws it). --before REV
+   measures the busy fraction of the firmware of git revision REV the same way (its loop,
+   its settings), for comparison.
 --write stores the figures in hardware/power_measured.json, which hardware/generate.py
 turns into the README's battery table. The emulator started here is always stopped.
 """
@@ -123,7 +126,11 @@ def busy(a, b):
 
 
 def wait_until(emu, ns):
-    while emu.stats()["emu_ns"] < ns:
+    """Until emulated time ns, or until the chip goes DORMANT (its clock stops there): stats."""
+    while True:
+        st = emu.stats()
+        if st["emu_ns"] >= ns or st["dormant"]:
+            return st
         time.sleep(0.02)
 
 
@@ -165,20 +172,27 @@ def on_the_pico(where, rev=None, presses=True):
     with picosim.Emulator(img, log=log) as emu:  # safe mode: the REPL is free
         picosim.flash(emu, files, where, tree)
     buttons = picosim.board_buttons()
+    rail = picosim.board_file()["leds"].get("rail")  # (this checkout's: its fall marks "dark")
     out = {"firmware": rev or "this checkout"}
-    with picosim.Emulator(img, pins_high=True, log=log) as emu:
+    with picosim.Emulator(img, pins_high=True, log=log, trace_pins=(rail,) if rail else ()) as emu:
         out["boot_ms"] = round(emu.first_frame_ms())
         t0 = emu.stats()["emu_ns"]  # about when the App drew its first frame: its idle time starts
         for name, start_s in (("lit", 1), ("dimmed", DIM_S + 1), ("dark", DARK_S + 1)):
-            wait_until(emu, t0 + start_s * 1e9)
-            a = emu.stats()
-            wait_until(emu, a["emu_ns"] + WINDOW_S * 1e9)
-            b = emu.stats()
+            a = wait_until(emu, t0 + start_s * 1e9)
+            b = wait_until(emu, a["emu_ns"] + WINDOW_S * 1e9)
+            if b["dormant"]:  # (dark only): the chip stopped, nothing more to count; dark when the
+                # LEDs' rail went off (the display's power-off is in the same frame)
+                dark_ns = max(e["emu_ns"] for e in emu.trace() if e["pin"] == rail and e["level"] == 0)
+                out["dormant_after_dark_ms"] = round((b["emu_ns"] - dark_ns) / 1e6, 1)
+                say("%s: DORMANT %d ms after going dark" % (name, out["dormant_after_dark_ms"]))
+                continue
             out["busy_" + name] = round(busy(a, b), 5)
             out["i2c_bytes_" + name] = b["i2c"]["bytes"] - a["i2c"]["bytes"]
             say("%s: busy %.3f %%" % (name, 100 * out["busy_" + name]))
         if presses:
-            wake = press(emu, buttons["DOWN"])  # dark: the press only wakes the display
+            # dark: the press only wakes the display; from DORMANT it resets the chip, whose boot
+            # draws the game again (the boot's bytes start with the display's set-up)
+            wake = press(emu, buttons["DOWN"], settle_ms=3000 if "dormant_after_dark_ms" in out else 400)
             lit = []
             for i in range(6):  # lit, asleep between frames: DOWN and UP move the scoreboard's cursor
                 wait_until(emu, emu.stats()["emu_ns"] + 3e9)

@@ -12,7 +12,10 @@ ahead (idle).
 Where the board file says "sleep": "lightsleep" a press wakes the chip (hal.clock,
 hal.buttons), so it sleeps up to NAP_MS, inside the watchdog's timeout (fed every loop);
 elsewhere it wakes at least every POLL_MS, so that a press is seen, debounced and drawn
-within 100 ms.
+within 100 ms. Where it says "deep_sleep": "dormant", once the App is dark (app.idle: the
+display off; app.leds: the LEDs off, their rail too) with nothing due, the chip sleeps until
+a button (hal.clock.deep_sleep), which resets it: the boot resumes the game from flash.
+No display found at power-on: app.nodisplay runs the LEDs and the buttons alone.
 """
 import gc
 import sys
@@ -119,6 +122,18 @@ def watchdog(board):
         return None
 
 
+def deep_sleeper(board):
+    """The board's sleep until a button once dark (a function that does not return), or None."""
+    if board.get("deep_sleep") != "dormant":
+        return None
+    from hal.clock import deep_sleep
+    pins = list(board["buttons"].values())
+    if board.get("encoder"):
+        pins.append(board["encoder"]["push"])
+    level = 0 if board.get("button_pull", "up") == "up" else 1  # a pressed button's level
+    return lambda: deep_sleep(pins, level)
+
+
 def sleeper(board, buttons, clock):
     """(sleep function, longest sleep) for the board: a light sleep that a press ends, or
     plain sleeps short enough to see a press in time."""
@@ -136,16 +151,25 @@ def main():
     if safe_mode(buttons, board, clock):
         print("safe mode: button held at power-on, app not started")
         return
-    from hal.display import display_from_board
+    from hal.display import display_from_board, NoDisplay
     from hal.leds import leds_from_board
-    display = display_from_board(board)
+    try:
+        display = display_from_board(board)
+    except NoDisplay as e:
+        display = e
     leds = leds_from_board(board)
     from hal.storage import Storage
+    deep = deep_sleeper(board)
+    nap, longest = sleeper(board, buttons, clock)
+    if isinstance(display, NoDisplay):
+        from app.nodisplay import run
+        run(display, leds, buttons, Storage(), clock, nap, deep, watchdog(board))
+        return
     from app.app import App
+    from app.idle import BLANK, FOREVER_MS
     gc.collect()
     app = App(display, leds, Storage(), clock, board)
     dog = watchdog(board)
-    nap, longest = sleeper(board, buttons, clock)
     drawn = True  # a press's frame (or the first) is being sent
     down = None  # when a button went down (ticks_ms), while one is
     from hal.keys import BACK
@@ -166,8 +190,12 @@ def main():
         down = None
         if idle(app):  # nobody is pressing: the work ahead now, not in a press
             clock.sleep_ms(FRAME_MS)  # more left: the next piece a frame later
-        else:
-            nap(max(FRAME_MS, min(app.quiet_ms(clock.ticks_ms()), longest)))
+            continue
+        quiet = app.quiet_ms(clock.ticks_ms())
+        if deep and quiet >= FOREVER_MS and app.idle.level == BLANK:
+            deep()  # dark, nothing due: only a key changes anything (it resets the chip; a port that
+            # cannot sleep so returns, and naps)
+        nap(max(FRAME_MS, min(quiet, longest)))
 
 
 if __name__ == "__main__":

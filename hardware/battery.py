@@ -3,17 +3,21 @@ arithmetic, rendered into hardware/README.md by generate.py.
 
 Measured here (bench/power.py writes hardware/power_measured.json): the share of lit pixels
 and the LEDs' load over every frame of the eight scripted games in the simulator, and on the
-emulated Pico the busy fraction of main.py's loop (emulated CPU cycles over emulated time)
-and the CPU time of a key press. Everything else is a datasheet figure, a figure someone
-measured and published (cited), or an assumption, said as such in FIGURES.
+emulated Pico the busy fraction of main.py's loop (emulated CPU cycles over emulated time),
+the CPU time of a key press, and that the chip goes DORMANT once dark. Everything else is a
+datasheet figure, a figure someone measured and published (cited), or an assumption, said
+as such in FIGURES.
 
 Model: every consumer's power at the battery, summed; hours = cell energy / power.
 MCU: busy share x busy current + the rest x its sleep current (the Pico sleeps in
-machine.lightsleep between frames; the other builds stay awake). OLED: the SSD1306's segment
-current (contrast / 256 x 100 uA) flows through each lit pixel for the 1/MUX of the frame
-its row is driven, so the panel draws ISEG x columns x lit share at VCC, made by the
-controller's charge pump; plus the controller itself. LEDs: each WS2812B draws its idle
-current even when dark, plus 20 mA a channel at full value, times the board's brightness cap.
+machine.lightsleep between frames, and DORMANT once dark where its board file says so; the
+other builds stay awake). OLED: the SSD1306's segment current (contrast / 256 x 100 uA)
+flows through each lit pixel for the 1/MUX of the frame its row is driven, so the panel
+draws ISEG x columns x lit share at VCC, made by the controller's charge pump; plus the
+controller itself. LEDs: each WS2812B draws its idle current even when dark, plus 20 mA a
+channel at full value, times the board's brightness cap; where a rail switch cuts their
+supply while they are all dark (the board file's "rail"), only the switch's leakage. The
+5 V boost draws its own idle current from the cell on top of its losses.
 """
 import json
 import os
@@ -41,6 +45,15 @@ FIGURES = {
     "pico_busy_ma": (25, "assumed", "the awake figure plus a margin for a core running flat out"),
     "pico_lightsleep_ma": (0.99, "published", "a Pico at 5 V on VSYS in machine.lightsleep(5000), nothing on "
                            "USB: 990 uA (micropython/micropython pull request 8832)"),
+    "pico_dormant_ma": (0.9, "published", "a Pico in machine.lightsleep() with no time (DORMANT: the crystal "
+                        "stopped), measured from the USB port: about 0.9 mA (micropython/micropython commit "
+                        "b004e7e, which gave rp2 its lightsleep; the same measurement found 1.5 mA in "
+                        "lightsleep(5000))"),
+    "boost_idle_ma": (0.1, "assumed", "the boost's own draw from the cell at next to no load (its switching in "
+                      "bursts, its feedback divider): no module lists it; a module with a power LED draws more "
+                      "than the whole device at rest"),
+    "rail_off_ma": (0.001, "datasheet", "the LED rail switch off: the AO3401A's drain leakage, 1 uA at most "
+                    "(zero gate voltage drain current)"),
     "esp32s3_awake_ma": (31.7, "published", "ESP32-S3-DevKitM-1 awake (FreeRTOS delay), 3.3 V: 31.7 mA "
                          "(lucidar.me, power consumption of ESP32-S3-DevKitM-1); the loop never sleeps "
                          "deeper on this build, so it is taken for busy and idle alike"),
@@ -92,7 +105,10 @@ def oled_ma(board, share, contrast, on=True):
 
 
 def led_ma(board, load):
-    """LED supply current at its rail: idle current of every LED plus the lit channels."""
+    """LED supply current at its rail: idle current of every LED plus the lit channels (load
+    None: the rail switched off)."""
+    if load is None:
+        return fig("rail_off_ma")
     leds = board["leds"]
     return leds["count"] * (fig("ws2812_idle_ma") + 3 * fig("ws2812_channel_ma") * load)
 
@@ -104,7 +120,8 @@ def press_cpu_ms(m):
 
 
 def scene(name, board, m, before=False):
-    """(display: share, contrast, on), LED load, busy share for a scene on a build."""
+    """(display: share, contrast, on), LED load (None: the rail off), busy share (None:
+    DORMANT) for a scene on a build."""
     s = m["screens"][name]
     pico = m["pico_before" if before else "pico"]
     playing = m["screens"]["pico"]["presses_per_game"] * press_cpu_ms(m) / (fig("game_hours") * 3.6e6)
@@ -112,22 +129,26 @@ def scene(name, board, m, before=False):
     if before:  # nothing dimmed or darkened: the scoreboard stays lit, the loop awake every 10 ms
         waiting = ((s["lit_scoreboard"], idle.FULL_CONTRAST, True), s["led_load_mean"], pico["busy_lit"])
         return {"play": (lit, s["led_load_mean"], pico["busy_lit"] + playing), "dimmed": waiting, "dark": waiting}
+    dark = ((0, 0, False), beat_load(board), pico.get("busy_dark"))
+    if board["leds"].get("rail") is not None:  # no "I am on" blink: every LED off, the rail too
+        dark = ((0, 0, False), None, None if board.get("deep_sleep") == "dormant" else pico.get("busy_dark"))
     return {"play": (lit, s["led_load_mean"], pico["busy_lit"] + playing),
             "dimmed": ((s["lit_scoreboard"], idle.DIM_CONTRAST, True), s["led_load_mean"] / IDLE_DIM,
                        pico["busy_dimmed"]),
-            "dark": ((0, 0, False), beat_load(board), pico["busy_dark"])}
+            "dark": dark}
 
 
 def battery_mw(name, board, display, load, busy, before=False):
     """Power drawn from the cell, in mW."""
     oled = oled_ma(board, *display)
     leds = led_ma(board, load)
+    boost = fig("boost_idle_ma") * fig("cell_v")
     if name == "pico":
         sleep = fig("pico_awake_ma") if before else fig("pico_lightsleep_ma")
-        mcu = busy * fig("pico_busy_ma") + (1 - busy) * sleep
-        return (5 * (mcu + leds) + 3.3 * oled / fig("pico_reg_eff")) / fig("boost_eff")
+        mcu = fig("pico_dormant_ma") if busy is None else busy * fig("pico_busy_ma") + (1 - busy) * sleep
+        return (5 * (mcu + leds) + 3.3 * oled / fig("pico_reg_eff")) / fig("boost_eff") + boost
     if name == "esp32s3":  # 5 V pin, the board's linear regulator: the 3.3 V current flows at 5 V
-        return 5 * (fig("esp32s3_awake_ma") + oled + leds) / fig("boost_eff")
+        return 5 * (fig("esp32s3_awake_ma") + oled + leds) / fig("boost_eff") + boost
     if name == "feather_rp2040":  # the cell feeds the Feather's linear 3.3 V regulator; its NeoPixel runs at 3.3 V
         return fig("cell_v") * (fig("rp2040_awake_ma_3v3") + oled + leds)
     raise ValueError("hardware/battery.py has no power model for board %r" % name)
@@ -156,29 +177,41 @@ def markdown(m, boards):
     out = ["| build | at play | dimmed | dark |", "| --- | ---: | ---: | ---: |"]
     rows = table(m, boards)
     for i in range(0, len(rows), 3):
-        cells = ["%.0f mA, **%.0f h**" % (ma, h) for _, _, ma, h in rows[i:i + 3]]
+        cells = [cell(ma, h) for _, _, ma, h in rows[i:i + 3]]
         out.append("| %s | %s |" % (rows[i][0], " | ".join(cells)))
     out += ["", "| figure | value | kind | source |", "| --- | ---: | --- | --- |"]
     for name, (value, kind, source) in FIGURES.items():
         out.append("| %s | %s | %s | %s |" % (name, "%.4g" % value, kind, source))
     pico, before = m["pico"], m.get("pico_before")
     s = m["screens"]
+    if "dormant_after_dark_ms" in pico:
+        dark = ("the chip DORMANT %d ms after the display and the LEDs went dark; a press on the dark "
+                "device shows the game again after %.0f ms (the press held 100 ms, its release resets the "
+                "chip, the boot resumes the game from flash)"
+                % (pico["dormant_after_dark_ms"], pico["wake_from_dark"]["frame_done_ms"]))
+    else:
+        dark = ("dark %s; a press wakes a dark display in %s ms (to its first byte)"
+                % (pct(pico["busy_dark"]), pico["wake_from_dark"]["first_byte_ms"]))
     out += ["", "Measured (`bench/power.py`): lit share of the display over every frame of the eight "
             "scripted games %s (Pico and ESP32-S3, 128x64) and %s (Feather, 128x32), %s on the scoreboard "
             "(what a dimmed display shows); LED load %s (Pico) / %s (ESP32-S3) / %s (Feather) of full white "
             "after the cap; %d presses a game. On the emulated Pico: busy fraction of main.py's loop with "
-            "the display lit %s, dimmed %s, dark %s; CPU time of a key press %s ms; a press wakes a dark "
-            "display in %s ms (to its first byte)."
+            "the display lit %s, dimmed %s; %s; CPU time of a key press %s ms."
             % (pct(s["pico"]["lit_mean"]), pct(s["feather_rp2040"]["lit_mean"]), pct(s["pico"]["lit_scoreboard"]),
                pct(s["pico"]["led_load_mean"]), pct(s["esp32s3"]["led_load_mean"]),
                pct(s["feather_rp2040"]["led_load_mean"]), s["pico"]["presses_per_game"], pct(pico["busy_lit"]),
-               pct(pico["busy_dimmed"]), pct(pico["busy_dark"]), press_cpu_ms(m),
-               pico["wake_from_dark"]["first_byte_ms"])]
+               pct(pico["busy_dimmed"]), dark, press_cpu_ms(m))]
     if before:
         out += ["", "The row \"pico, firmware %s\" is the firmware from before the display dimmed and "
                    "the loop slept: the display stays lit and the loop wakes every 10 ms, busy %s of the "
                    "time, dimmed or not." % (before["firmware"], pct(before["busy_lit"]))]
     return "\n".join(out)
+
+
+def cell(ma, h):
+    """"1.5 mA, **777 h** (32 days)": a decimal under 10 mA, days from two of them."""
+    text = ("%.1f mA" if ma < 10 else "%.0f mA") % ma + ", **%.0f h**" % h
+    return text + " (%.0f days)" % (h / 24) if h >= 48 else text
 
 
 def pct(x):

@@ -20,7 +20,7 @@ sys.path.insert(0, HERE)  # battery.py
 from boards import BOARDS, load  # noqa: E402
 
 # Supply current of everything but the LEDs, in mA: typical figures rounded up, Wi-Fi off.
-MCU_MA = {"pico": 25, "esp32s3": 60, "feather_rp2040": 25}
+MCU_MA = {"pico": 25, "pico_spi": 25, "esp32s3": 60, "feather_rp2040": 25}
 OLED_MA = {64: 20, 32: 10}  # SSD1306 with every pixel lit, by panel height
 USB_LIMIT_MA = 500          # a USB 2.0 port
 
@@ -34,12 +34,17 @@ FEATHER_RP2040_GPIO = {"SDA": 2, "SCL": 3, "D4": 6, "D5": 7, "D6": 8, "D9": 9, "
                        "D11": 11, "D12": 12, "D13": 13, "NEOPIXEL": 16}
 FEATHERWING_BUTTON = {"D9": "A", "D6": "B", "D5": "C"}
 
+RAIL_SWITCH = ("the LED rail switch: VBUS to the AO3401A's source, its drain to LED +5V; 10 kohm from "
+               "its gate to its source; the 2N7000's drain to that gate, its source to GND")
+PICO_POWER = [("3V3(OUT), pin %d" % PICO_POWER_PIN["3V3"], "OLED VCC"),
+              ("VBUS, pin %d (USB 5 V)" % PICO_POWER_PIN["VBUS"],
+               "the rail switch's input (AO3401A source, 10 kohm), and the + leg of the 1000 uF capacitor"),
+              ("GND, pin %d" % PICO_POWER_PIN["GND_LED"], "LED GND, capacitor - leg, the 2N7000's source and its 100 kohm"),
+              ("GND, pin %d" % PICO_POWER_PIN["GND_OLED"], "OLED GND"),
+              ("GND, pin %d" % PICO_POWER_PIN["GND_BUTTONS"], "the GND rail: second leg of every button")]
 POWER = {  # (header pin, what connects to it)
-    "pico": [("3V3(OUT), pin %d" % PICO_POWER_PIN["3V3"], "OLED VCC"),
-             ("VBUS, pin %d (USB 5 V)" % PICO_POWER_PIN["VBUS"], "LED +5V, and the + leg of the 1000 uF capacitor"),
-             ("GND, pin %d" % PICO_POWER_PIN["GND_LED"], "LED GND, capacitor - leg"),
-             ("GND, pin %d" % PICO_POWER_PIN["GND_OLED"], "OLED GND"),
-             ("GND, pin %d" % PICO_POWER_PIN["GND_BUTTONS"], "the GND rail: second leg of every button")],
+    "pico": PICO_POWER,
+    "pico_spi": PICO_POWER,
     "esp32s3": [("3V3", "OLED VCC (and encoder + on a KY-040 board)"),
                 ("5V (USB 5 V)", "LED stick +5V, and the + leg of the 1000 uF capacitor"),
                 ("GND", "OLED GND, LED GND, capacitor - leg, second leg of every button, encoder C/GND")],
@@ -50,7 +55,7 @@ POWER = {  # (header pin, what connects to it)
 
 def pin_label(name, pin):
     """How the pin is printed on the board or its pinout card."""
-    if name == "pico":
+    if name.startswith("pico"):
         return "GP%d (pin %d)" % (pin, PICO_PIN[pin])
     if name == "feather_rp2040":
         gpio = FEATHER_RP2040_GPIO.get(pin)
@@ -58,10 +63,17 @@ def pin_label(name, pin):
     return "GPIO%d" % pin
 
 
+SPI_DISPLAY = (("sck", "SCK", "OLED D0 (SCK, CLK)"), ("mosi", "MOSI", "OLED D1 (MOSI, SDA, DIN)"),
+               ("res", "RES", "OLED RES (RST)"), ("dc", "DC", "OLED DC (A0)"), ("cs", "CS", "OLED CS"))
+
+
 def pin_rows(board):
     """(function, board-file pin, connect to) for every signal pin, in wiring order."""
     d = board["display"]
-    rows = [("Display SDA", d["sda"], "OLED SDA"), ("Display SCL", d["scl"], "OLED SCL")]
+    if d.get("bus") == "spi":
+        rows = [("Display " + name, d[key], to) for key, name, to in SPI_DISPLAY if key in d]
+    else:
+        rows = [("Display SDA", d["sda"], "OLED SDA"), ("Display SCL", d["scl"], "OLED SCL")]
     for key, pin in board["buttons"].items():
         rows.append(("Button " + key, pin, "button %s, its other leg to GND" % key))
     enc = board["encoder"]
@@ -70,6 +82,8 @@ def pin_rows(board):
                  ("Encoder B", enc["b"], "encoder B (KY-040: DT)"),
                  ("Encoder push", enc["push"], "encoder switch (KY-040: SW)")]
     rows.append(("LED data", board["leds"]["pin"], "LED DIN through a 330 ohm resistor"))
+    if board["leds"].get("rail") is not None:
+        rows.append(("LED rail", board["leds"]["rail"], "the 2N7000's gate, and 100 kohm from it to GND"))
     return rows
 
 
@@ -108,6 +122,20 @@ def budget_markdown(name, board):
     return "\n".join(lines)
 
 
+def display_note(board):
+    d = board["display"]
+    if d.get("bus") == "spi":
+        from hal.display import SPI_BAUDRATE
+        return ("- Display: %s %dx%d on SPI%d at %g MHz (an SH1106, `\"driver\": \"sh1106\"`: %g MHz), "
+                "7-pin module; its VCC to 3V3, GND to GND." % (d["driver"].upper(), d["width"], d["height"], d["spi_id"],
+                                                             d.get("baudrate", SPI_BAUDRATE[d["driver"]]) / 1e6,
+                                                             SPI_BAUDRATE["sh1106"] / 1e6))
+    where = "address 0x%02X" % d["addr"] if "addr" in d else "the address it answers at (0x3C or 0x3D, scanned)"
+    other = "" if "addr" in d else "; a 1.3-inch SH1106 module: `\"driver\": \"sh1106\"`"
+    return "- Display: %s %dx%d on I2C, %s, at %d kHz%s." % (d["driver"].upper(), d["width"], d["height"], where,
+                                                            d["freq"] // 1000, other)
+
+
 def wiring_markdown(name, board):
     leds = board["leds"]
     out = ["# Wiring: %s" % board["name"], "",
@@ -120,10 +148,7 @@ def wiring_markdown(name, board):
                                                 connect_to(name, function, pin, default)))
     out += ["", "## Power", "", "| header pin | connect to |", "| --- | --- |"]
     out += ["| %s | %s |" % row for row in POWER[name]]
-    d = board["display"]
-    out += ["", "## Notes", "",
-            "- Display: %s %dx%d on I2C address 0x%02X at %d kHz." % (d["driver"].upper(), d["width"], d["height"],
-                                                                      d["addr"], d["freq"] // 1000),
+    out += ["", "## Notes", "", display_note(board),
             "- Buttons short their pin to GND when pressed; the firmware turns on the internal pull-%s."
             % board["button_pull"]]
     if board.get("three_button"):
@@ -141,6 +166,12 @@ def wiring_markdown(name, board):
     if leds["pin"] != "NEOPIXEL":
         out.append("- 5 V LEDs from a 3.3 V pin: see the power notes in `hardware/README.md` "
                    "(330 ohm in series with DIN, 1000 uF across +5V/GND, level shifter if the first LED flickers).")
+    if leds.get("rail") is not None:
+        out.append("- LED rail: %s, high = on; off whenever every LED is dark (a dark WS2812B still draws about "
+                   "0.8 mA). Wiring: %s." % (pin_label(name, leds["rail"]), RAIL_SWITCH))
+    if board.get("deep_sleep"):
+        out.append("- Once the display and the LEDs are dark the chip sleeps until a button (%s); the game "
+                   "resumes from flash." % board["deep_sleep"])
     out += ["", "## Current budget", "", budget_markdown(name, board), ""]
     return "\n".join(out)
 
@@ -155,7 +186,8 @@ def schematic_svg(name, board):
         rows.append((function, pin_label(name, pin).replace("pin ", "")))
     rows += [("VBUS", "VBUS (%d)" % PICO_POWER_PIN["VBUS"]), ("GND", "GND (%d)" % PICO_POWER_PIN["GND_LED"])]
     step, top, bx, bw, lx = 44, 90, 40, 230, 560
-    height = top + step * len(rows) + 60
+    rail = board["leds"].get("rail") is not None
+    height = top + step * len(rows) + (260 if rail else 60)
     s = ['<svg xmlns="http://www.w3.org/2000/svg" width="960" height="%d" viewBox="0 0 960 %d" '
          'font-family="monospace" font-size="13">' % (height, height),
          '<rect width="100%" height="100%" fill="white"/>',
@@ -203,20 +235,24 @@ def schematic_svg(name, board):
         s.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (lx + 40, y, lx + 70, y))
         s.append('<text x="%d" y="%d">%s</text>' % (lx + 104, y + 4, function.split(" ", 1)[1]))
         ground(lx + 70, y)
-    # LED data through the series resistor; VBUS to LED +5V with the bulk capacitor to ground
+    # LED data through the series resistor; VBUS to LED +5V (through the rail switch) with the bulk
+    # capacitor to ground
     yd, yv, yg = ys["LED data"], ys["VBUS"], ys["GND"]
     s.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (bx + bw, yd, lx, yd))
     s.append('<path d="M%d %d l5 -8 l10 16 l10 -16 l10 16 l10 -16 l5 8" stroke="black" stroke-width="2" fill="none"/>'
              % (lx, yd))
     s.append('<text x="%d" y="%d">330R</text>' % (lx + 12, yd - 14))
     s.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (lx + 50, yd, lx + 170, yd))
-    s.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (bx + bw, yv, lx + 170, yv))
-    s.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (lx + 90, yv, lx + 90, yv + 12))
+    cap_x = lx + 30 if rail else lx + 90
+    s.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (bx + bw, yv, lx + (60 if rail else 170), yv))
+    s.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (cap_x, yv, cap_x, yv + 12))
     s.append('<path d="M%d %d h24 M%d %d h24" stroke="black" stroke-width="2"/>'
-             % (lx + 78, yv + 12, lx + 78, yv + 18))
-    s.append('<text x="%d" y="%d">1000uF</text>' % (lx + 20, yv + 22))
-    s.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (lx + 90, yv + 18, lx + 90, yv + 28))
-    ground(lx + 90, yv + 28)
+             % (cap_x - 12, yv + 12, cap_x - 12, yv + 18))
+    s.append('<text x="%d" y="%d">1000uF</text>' % (cap_x - 70, yv + 22))
+    s.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (cap_x, yv + 18, cap_x, yv + 28))
+    ground(cap_x, yv + 28)
+    if rail:
+        rail_switch(s, ground, lx, ys["LED rail"], yv, top + step * len(rows) + 50)
     leds = board["leds"]
     s.append('<rect x="%d" y="%d" width="190" height="%d" fill="#fff3e0" stroke="black" stroke-width="2"/>'
              % (lx + 170, yd - 20, yv - yd + 60))
@@ -233,10 +269,58 @@ def schematic_svg(name, board):
     return "\n".join(s) + "\n"
 
 
+def rail_switch(s, ground, lx, yr, yv, iy):
+    """The LED rail switch as a block between VBUS and the LEDs' +5V (EN from the rail pin's
+    row yr), and its circuit drawn out below the rows, from y = iy: the P-MOSFET in the +5V
+    line, its gate held at its source by 10k (off) and pulled low by the 2N7000 that the rail
+    pin drives, itself held off by 100k while the pin floats (boot, reset)."""
+    box = 'fill="#f3e5f5" stroke="black" stroke-width="2"'
+    line = '<path d="%s" stroke="black" fill="none"/>'
+
+    def small(x, y, text):
+        s.append('<text x="%d" y="%d" font-size="11">%s</text>' % (x, y, text))
+
+    def part(x, y, name, pins):
+        """A 70 x 30 box at (x, y) with its name inside and its pins' letters around it."""
+        s.append('<rect x="%d" y="%d" width="70" height="30" %s/>' % (x, y, box))
+        small(x + 10, y + 19, name)
+        for letter, dx, dy in pins:
+            small(x + dx, y + dy, letter)
+
+    s.append(line % ("M%d %d H%d" % (270, yr, lx + 60)))  # the rail pin's row, on to EN
+    s.append('<rect x="%d" y="%d" width="80" height="%d" %s/>' % (lx + 60, yr - 16, yv - yr + 32, box))
+    for x, y, text in ((4, yr + 4, "EN"), (4, yv + 4, "IN"), (54, yv + 4, "OUT"), (40, yr + 4, "rail"),
+                       (32, yr + 17, "switch")):
+        small(lx + 60 + x, y, text)
+    s.append('<rect x="%d" y="%d" width="30" height="6" fill="white"/>' % (lx + 140, yv - 3))
+    s.append(line % ("M%d %d H%d" % (lx + 140, yv, lx + 170)))
+    s.append(line % ("M%d %d v6" % (lx + 100, yv + 16)))
+    ground(lx + 100, yv + 22)
+    # the circuit, below
+    ix = 60
+    zig = "v8 l6 3 l-12 6 l12 6 l-12 6 l6 3 v8"  # a resistor, 36 px down
+    s.append('<text x="%d" y="%d" font-weight="bold">The rail switch, at the LEDs</text>' % (ix - 20, iy))
+    for x, y, text in ((-20, 34, "IN (VBUS)"), (466, 34, "OUT (LED +5V)"), (466, 129, "EN (the rail pin)")):
+        s.append('<text x="%d" y="%d">%s</text>' % (ix + x, iy + y, text))
+    part(ix + 300, iy + 15, "AO3401A", (("S", -10, 11), ("D", 74, 11), ("G", 40, 43)))
+    part(ix + 165, iy + 110, "2N7000", (("D", 41, -4), ("S", 41, 44), ("G", 75, 10)))
+    s.append(line % ("M%d %d H%d M%d %d H%d" % (ix + 60, iy + 30, ix + 300, ix + 370, iy + 30, ix + 460)))
+    s.append(line % ("M%d %d %s V%d H%d V%d" % (ix + 200, iy + 30, zig, iy + 90, ix + 335, iy + 45)))
+    small(ix + 212, iy + 62, "10k")
+    s.append('<circle cx="%d" cy="%d" r="3"/><circle cx="%d" cy="%d" r="3"/>' % (ix + 200, iy + 30, ix + 200, iy + 90))
+    s.append(line % ("M%d %d V%d M%d %d v12" % (ix + 200, iy + 90, iy + 110, ix + 200, iy + 140)))
+    ground(ix + 200, iy + 152)
+    s.append(line % ("M%d %d H%d" % (ix + 235, iy + 125, ix + 460)))
+    s.append('<circle cx="%d" cy="%d" r="3"/>' % (ix + 380, iy + 125))
+    s.append(line % ("M%d %d %s" % (ix + 380, iy + 125, zig)))
+    small(ix + 392, iy + 150, "100k")
+    ground(ix + 380, iy + 161)
+
+
 # ---------------------------------------------------------------- wiring picture (PNG)
 
 WIRE = {"power": (220, 30, 30), "3v3": (245, 140, 0), "gnd": (20, 20, 20), "sda": (30, 90, 220),
-        "scl": (225, 190, 0), "button": (40, 150, 60), "led": (150, 60, 200)}
+        "scl": (225, 190, 0), "button": (40, 150, 60), "led": (150, 60, 200), "rail": (0, 150, 160)}
 
 
 def wiring_png(name, board, path):
@@ -332,8 +416,10 @@ def wiring_png(name, board, path):
     g.rectangle((rx + 30, din[1] - 9, rx + 90, din[1] + 9), fill=(210, 180, 140), outline="black")
     g.text((rx + 36, din[1] - 30), "330 ohm", fill="black", font=small)
     wire(pin_of(leds["pin"]), (rx, din[1]), "led")
-    cx = 1120  # 1000 uF capacitor between +5V and GND, at the LEDs
-    g.line((cx - 30, v5[1], v5[0], v5[1]), fill=WIRE["power"], width=4)
+    rail = leds.get("rail") is not None
+    cx = 1000 if rail else 1120  # 1000 uF capacitor between +5V and GND, at the LEDs (the switch's input)
+    sx0, sx1 = 1040, 1140  # the rail switch, between VBUS and the LEDs' +5V
+    g.line((cx - 30, v5[1], sx0 if rail else v5[0], v5[1]), fill=WIRE["power"], width=4)
     g.line((cx - 30, lgnd[1], lgnd[0], lgnd[1]), fill=WIRE["gnd"], width=4)
     g.rectangle((cx - 14, v5[1] + 18, cx + 14, lgnd[1] - 18), fill=(30, 60, 160), outline="black")
     g.line((cx, v5[1], cx, v5[1] + 18), fill=WIRE["power"], width=3)
@@ -341,12 +427,25 @@ def wiring_png(name, board, path):
     g.text((cx - 60, v5[1] + 24), "1000 uF\n+ up", fill="black", font=small)
     wire(PICO_POWER_PIN["VBUS"], (cx - 30, v5[1]), "power")
     wire(PICO_POWER_PIN["GND_LED"], (cx - 30, lgnd[1]), "gnd")
+    if rail:
+        g.line((sx1, v5[1], v5[0], v5[1]), fill=WIRE["power"], width=4)  # OUT: the LEDs' +5V
+        g.line((sx1 - 20, v5[1] + 30, sx1 - 20, lgnd[1]), fill=WIRE["gnd"], width=3)
+        g.rectangle((sx0, v5[1] - 30, sx1, v5[1] + 30), fill=(235, 220, 240), outline="black", width=2)
+        g.text((sx0 + 6, v5[1] - 27), "rail switch", fill="black", font=small)
+        g.text((sx0 + 6, v5[1] - 8), "IN", fill="black", font=small)
+        g.text((sx1 - 28, v5[1] - 8), "OUT", fill="black", font=small)
+        g.text((sx0 + 14, v5[1] + 12), "EN", fill="black", font=small)
+        g.text((sx0, v5[1] - 66), "AO3401A + 2N7000:\nsee the schematic", fill="black", font=small)
+        en = ((lgnd[1] + din[1]) // 2)  # the rail pin's wire comes in under the GND line, then up
+        g.line((sx0 + 20, en, sx0 + 20, v5[1] + 30), fill="white", width=10)
+        g.line((sx0 + 20, en, sx0 + 20, v5[1] + 30), fill=WIRE["rail"], width=4)
+        wire(pin_of(leds["rail"]), (sx0 + 20, en), "rail")
     draw_wires(g, wires, pin_xy, px, px + pw, py - 40)
     # legend
     ly = H - 60
     x = 30
     for kind, text in (("power", "VBUS 5 V"), ("3v3", "3V3"), ("gnd", "GND"), ("sda", "I2C SDA"),
-                       ("scl", "I2C SCL"), ("button", "button"), ("led", "LED data")):
+                       ("scl", "I2C SCL"), ("button", "button"), ("led", "LED data"), ("rail", "LED rail")):
         g.line((x, ly, x + 40, ly), fill=WIRE[kind], width=5)
         g.text((x + 48, ly - 9), text, fill="black", font=font)
         x += 48 + g.textlength(text, font=font) + 40
@@ -417,9 +516,11 @@ BATTERY_BEGIN = "<!-- generated: battery life (hardware/generate.py) -->"
 def update_readme(text):
     """Replace the generated blocks of README.md (budget, battery life) with fresh numbers."""
     import battery
-    boards = dict((name, load(name)) for name in BOARDS)
+    measured = battery.load_measured()
+    # (pico_spi draws as pico: the same board, panel and LEDs)
+    boards = dict((name, load(name)) for name in BOARDS if name in measured["screens"])
     for begin, block in ((BUDGET_BEGIN, budget_summary()),
-                         (BATTERY_BEGIN, battery.markdown(battery.load_measured(), boards))):
+                         (BATTERY_BEGIN, battery.markdown(measured, boards))):
         start = text.index(begin) + len(begin)
         end = text.index(BUDGET_END, start)
         text = text[:start] + "\n" + block + "\n" + text[end:]

@@ -15,7 +15,7 @@ it no work ahead runs, and the driver is the one the heap figures are measured w
 The staged tree (built once per process with host_tools.flash.stage, the flash layout):
 firmware/x -> x.mpy, rules_core/x -> rules_core/x.mpy, and lib/ with ssd1306.mpy
 (micropython-lib's driver) and the fake machine.mpy / neopixel.mpy (host_tools/fakes/mp).
-The display is the real ssd1306 driver whose bus is replaced by a sink that counts
+The display is the real hal.oled driver whose I2C bus is replaced by a sink that counts
 transfers and keeps nothing; the LEDs are hal.leds over the fake neopixel; storage is the
 real hal.storage.Storage, so the App is built exactly as main.py builds it.
 
@@ -81,7 +81,7 @@ def build(name, storage=None):
     board = dict(load(name))
     board["runtime"] = "micropython"  # a CircuitPython board's layout on the MicroPython fakes
     display = display_from_board(board)
-    display.i2c = SinkI2C()
+    display.bus.i2c = SinkI2C()
     leds = leds_from_board(board)
     leds._out.frames = None  # the fake neopixel keeps no copies
     from hal.clock import Manual
@@ -204,7 +204,7 @@ def main():
     s = app.session
     out = {{"screen": type(app.screen).__name__, "text": app.text(),
            "scores": list(s.scores) if s else None, "finished": s.finished if s else None,
-           "players": list(s.players) if s else None, "heap": heap, "frames": app.display.i2c.writes}}
+           "players": list(s.players) if s else None, "heap": heap, "frames": app.display.bus.i2c.writes}}
     if args["lock"]:
         out["lock"] = probes(app, clock)
     if args["bench"]:

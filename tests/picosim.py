@@ -5,12 +5,13 @@ its USB REPL on a loopback port for mpremote, a control port for buttons and cou
     bench_can_run() -> False after printing why not (a bench exits 0), True to go on
     Emulator(flash_img, pins_high=False).start() ... .stop()   (also a context manager)
 
-The emulator's folder is ../shared/picosim next to the project (AZUL_PICOSIM names another);
-it is read-only: its run.mjs is copied under build/ so that Node finds the project's own
-rp2040js (package.json, installed by ./dev.sh setup). The firmware image and boot ROM are
-read from the folder. `--i2c-stub` puts an SSD1306 at 0x3C that charges real 400 kHz bus
-time and counts bytes (it keeps no pixels). ticks_us on the emulated chip counts emulated
-cycles at 125 MHz: device time, whatever the host's load.
+The firmware image and boot ROM are read from ../shared/picosim next to the project
+(AZUL_PICOSIM names another folder); the emulator itself is the project's own,
+tests/emulator/run.mjs (a copy of the shared one, extended: see its head), run with the
+project's rp2040js (package.json, installed by ./dev.sh setup). `--i2c-stub` charges real
+400 kHz bus time and counts bytes; the display behind it (or on SPI) is a model SSD1306 or
+SH1106 that keeps its RAM (screen()). ticks_us on the emulated chip counts emulated cycles at
+125 MHz: device time, whatever the host's load.
 """
 import json
 import os
@@ -25,8 +26,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENV = "AZUL_PICOSIM"
 UF2 = "micropython-v1.28.0-RPI_PICO.uf2"
 BOOTROM = "bootrom-b1.bin"
+CP_ENV = "AZUL_CPSIM"  # the emulated Feather RP2040's CircuitPython (../shared/cpsim)
+CP_UF2 = "circuitpython-10.2.1-adafruit_feather_rp2040.uf2"
 BIN = os.path.dirname(sys.executable)
 DEVICE_SRC = os.path.join(ROOT, "bench", "pico_device.py")  # the measuring side, run on the board
+RUN_MJS = os.path.join(ROOT, "tests", "emulator", "run.mjs")
 
 
 def folder():
@@ -36,7 +40,7 @@ def folder():
 def missing():
     """None when the emulator can run, else the reason it cannot (for a skip or an exit 0)."""
     where = folder()
-    for name in ("run.mjs", UF2, BOOTROM):
+    for name in (UF2, BOOTROM):
         if not os.path.exists(os.path.join(where, name)):
             return "no emulated Pico: %s not found (set %s to the picosim folder)" % (
                 os.path.join(where, name), ENV)
@@ -47,6 +51,22 @@ def missing():
     if not os.path.exists(os.path.join(BIN, "mpremote")):
         return "no emulated Pico: mpremote is not installed in this Python (./dev.sh setup)"
     return None
+
+
+def cp_folder():
+    return os.environ.get(CP_ENV) or os.path.join(ROOT, "..", "shared", "cpsim")
+
+
+def cp_missing():
+    """None when the emulated Feather can run CircuitPython (cpdrive.py and mtools make its
+    drive), else why not."""
+    for name in (CP_UF2, BOOTROM, "cpdrive.py"):
+        if not os.path.exists(os.path.join(cp_folder(), name)):
+            return "no emulated Feather: %s not found (set %s to the cpsim folder)" % (
+                os.path.join(cp_folder(), name), CP_ENV)
+    if not shutil.which("mcopy"):
+        return "no emulated Feather: mtools is not installed (apt-get install mtools)"
+    return missing()
 
 
 def bench_can_run():
@@ -60,14 +80,19 @@ def bench_can_run():
     return True
 
 
-def board_buttons():
-    """Button name -> GPIO of the Pico board file (pressed = pin reads 0)."""
+def board_file(name="pico"):
+    """The BOARD dict of firmware/boards/<name>.py."""
     sys.path.insert(0, os.path.join(ROOT, "firmware"))
     try:
-        from boards import pico
+        from boards import load
+        return load(name)
     finally:
         sys.path.pop(0)
-    return dict(pico.BOARD["buttons"])
+
+
+def board_buttons(name="pico"):
+    """Button name -> GPIO of a Pico board file (pressed = pin reads 0)."""
+    return dict(board_file(name)["buttons"])
 
 
 def free_port():
@@ -81,12 +106,25 @@ def free_port():
 class Emulator:
     """One emulated Pico. pins_high: the buttons read released from power-on, so main.py runs
     the App; otherwise every button reads held (safe mode: the REPL stays free).
-    flash_img keeps the filesystem across emulator restarts (a power cycle)."""
+    flash_img keeps the filesystem across emulator restarts (a power cycle).
+    display: the board file's display dict (default the Pico's: an SSD1306 on I2C), which the
+    model panel follows (controller, bus and its pins); addr: where it answers on I2C (None:
+    nothing does). trace_pins: GPIOs whose level changes trace() returns; neopixel_pin: the
+    GPIO whose WS2812 frames leds() decodes. circuitpython: the Feather RP2040's CircuitPython
+    instead (its drive in flash_img: cpdrive.py), pins_high then the GPIOs that read high and
+    gpio the display's pins' numbers by board name."""
 
-    def __init__(self, flash_img, pins_high=False, log=None):
+    def __init__(self, flash_img, pins_high=False, log=None, display=None, addr=0x3C, trace_pins=(),
+                 neopixel_pin=None, circuitpython=False, gpio=None):
+        self.circuitpython = circuitpython
+        self.gpio = gpio or {}
         self.flash_img = flash_img
         self.pins_high = pins_high
         self.log = log or os.devnull
+        self.display = display or board_file()["display"]
+        self.addr = addr
+        self.trace_pins = trace_pins
+        self.neopixel_pin = neopixel_pin
         self.proc = None
         self.repl_port = self.ctl_port = None
 
@@ -95,16 +133,25 @@ class Emulator:
         return "socket://127.0.0.1:%d" % self.repl_port
 
     def start(self, timeout=120):
-        where = folder()
-        run = os.path.join(ROOT, "build", "picosim", "run.mjs")
-        os.makedirs(os.path.dirname(run), exist_ok=True)
-        shutil.copyfile(os.path.join(where, "run.mjs"), run)
+        where = cp_folder() if self.circuitpython else folder()
         self.repl_port, self.ctl_port = free_port(), free_port()
-        cmd = ["node", run, "--uf2", os.path.join(where, UF2), "--bootrom", os.path.join(where, BOOTROM),
+        d = dict((k, self.gpio.get(v, v)) for k, v in self.display.items())
+        uf2 = CP_UF2 if self.circuitpython else UF2
+        cmd = ["node", RUN_MJS, "--uf2", os.path.join(where, uf2), "--bootrom", os.path.join(where, BOOTROM),
                "--i2c-stub", "--port", str(self.repl_port), "--ctl-port", str(self.ctl_port),
-               "--flash-img", self.flash_img]
+               "--flash-img", self.flash_img, "--display", d["driver"], "--display-bus", d.get("bus", "i2c"),
+               "--i2c-addr", "none" if self.addr is None else "0x%x" % self.addr]
+        if d.get("bus") == "spi":
+            cmd += ["--spi-pins", "%d,%d" % (d["dc"], d["cs"])]
+        else:
+            cmd += ["--i2c-pins", "%d,%d" % (d["sda"], d["scl"])]
+        if self.trace_pins:
+            cmd += ["--trace-pins", ",".join(str(p) for p in self.trace_pins)]
+        if self.neopixel_pin is not None:
+            cmd += ["--neopixel-pin", str(self.neopixel_pin)]
         if self.pins_high:
-            cmd += ["--pins-high", ",".join(str(p) for p in sorted(board_buttons().values()))]
+            high = board_buttons().values() if self.pins_high is True else self.pins_high
+            cmd += ["--pins-high", ",".join(str(p) for p in sorted(high))]
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
         end = time.monotonic() + timeout
@@ -157,6 +204,23 @@ class Emulator:
 
     def pin(self, gpio, level):
         assert self.ctl("pin %d %d" % (gpio, level)) == "ok"
+
+    def screen(self):
+        """What the model display shows: {"image": [hex of each page, 128 columns], "on",
+        "contrast", "driver", "bus", "dataBytes", ...} (run.mjs screen-json)."""
+        return json.loads(self.ctl("screen-json"))
+
+    def trace(self):
+        """The traced pins' level changes: [{"pin", "level", "emu_ns", "edges", "reset"}]."""
+        return json.loads(self.ctl("trace"))
+
+    def leds(self):
+        """The NeoPixel frames written: [{"emu_ns", "hex" (wire order), "reset"}]."""
+        return json.loads(self.ctl("leds"))
+
+    def reset(self):
+        """The RESET button: the chip starts again from flash (main.py, with the pins as set)."""
+        assert self.ctl("reset") == "ok"
 
     def wait_emulated(self, ms, timeout=120):
         """Let `ms` of emulated time pass (a sleeping chip runs no faster than the wall clock)."""

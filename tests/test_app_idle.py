@@ -17,6 +17,7 @@ from host_tools import sim
 from host_tools.vhal import VirtualDisplay, VirtualLeds
 from hal.clock import Manual
 from hal.keys import UP, DOWN, OK, BACK, LONG
+from hal.leds import Leds
 from hal.storage import Storage
 from app.idle import DIM_CONTRAST, FULL_CONTRAST
 from app.leds import BEAT_MS, BEAT_ON_MS
@@ -97,6 +98,37 @@ def test_a_dark_screen_keeps_one_slow_led_blinking(tmp_path):
     assert all(on == shown for on, shown in seen)
     assert (True, True) in seen and (False, False) in seen
     assert len(idle(d, 5 * BEAT_MS)) <= 5 * PER_BLINK + 1  # +1: a window that starts mid-blink
+
+
+class Railed:
+    """The App on the Pico build's LEDs, their supply switched (hal.leds power): `log` holds
+    ("rail", on) and ("frame", lit) in the order they happen."""
+
+    def __init__(self, d):
+        from app.app import App
+        self.log = []
+        leds = Leds(25, lambda buf: self.log.append(("frame", any(buf))), 0.25, "GRB",
+                    lambda on: self.log.append(("rail", on)))
+        d.display = VirtualDisplay()
+        d.app = App(d.display, leds, sim.rooted_storage(d.data), d.clock, sim.load_board("pico"))
+        d.app.step(d.clock.now, None)
+
+
+def test_the_led_rail_goes_off_when_dark_and_on_before_the_first_lit_frame(tmp_path):
+    """app.idle decides dark, app.leds puts every LED out (no "I am on" blink: it would power
+    the rail up), hal.leds switches the rail: off with the dark frame, on before a lit one."""
+    d = game(tmp_path)
+    r = Railed(d)  # a boot over the game on flash, as after a reset
+    assert r.log == [("rail", True), ("frame", True)]  # the seats lit: the rail first
+    del r.log[:]
+    idle(d, 2 * MINUTE)
+    assert d.display.on and r.log == [("frame", True)]  # dimmed, still lit
+    idle(d, 8 * MINUTE + 2 * BEAT_MS)
+    assert not d.display.on and r.log[1:] == [("rail", False)]  # dark: nothing written, the rail off
+    assert d.app.quiet_ms(d.clock.now) >= 1 << 28  # nothing due: main.py may sleep until a key
+    del r.log[:]
+    d.press(DOWN)  # a key on the dark screen: it only wakes
+    assert d.display.on and r.log == [("rail", True), ("frame", True)]
 
 
 def test_a_key_on_a_dark_screen_only_wakes_it(tmp_path):

@@ -261,3 +261,116 @@ def test_a_frame_drawn_ahead_lets_a_bug_reach_main_idle(tmp_path, monkeypatch, e
         assert not (data / "errors.log").exists() and not app.paused
     app.step(app.now + 100, BACK | LONG)  # the undo draws the scoreboard itself
     assert type(app.screen).__name__ == "Scoreboard" and app.text()[0].startswith("5211")
+
+
+def run_main(monkeypatch, board, app_class, display=None):
+    """main.main() over fakes: board dict, App class, what display_from_board returns (or
+    raises); it runs until a fake stops it (Stop)."""
+    import types
+    main = load_main()
+    import app.app
+    import hal.buttons
+    import hal.display
+    import hal.leds
+
+    def display_from_board(b):
+        if isinstance(display, Exception):
+            raise display
+        return display
+    monkeypatch.setattr(main, "load_board", lambda name: board)
+    monkeypatch.setattr(main, "safe_mode", lambda *a: False)
+    monkeypatch.setattr(main, "idle", lambda app, held=None: False)
+    monkeypatch.setattr(app.app, "App", app_class)
+    monkeypatch.setattr(hal.display, "display_from_board", display_from_board)
+    monkeypatch.setattr(hal.leds, "leds_from_board", lambda b: "leds")
+    monkeypatch.setattr(hal.buttons, "buttons_from_board", lambda b: types.SimpleNamespace(
+        poll=lambda now: None, take=lambda: None, busy=lambda: False, wake_on_press=lambda: None,
+        logic=types.SimpleNamespace(held=lambda code: False)))
+    return main
+
+
+class Stop(Exception):
+    pass
+
+
+def test_once_dark_with_nothing_due_the_loop_sleeps_until_a_button(monkeypatch):
+    """"deep_sleep": "dormant": hal.clock.deep_sleep(the buttons' pins, their pressed level)
+    once the App is dark (app.idle BLANK) and nothing is due, never before."""
+    from app.idle import ACTIVE, DIM, BLANK, FOREVER_MS
+    log = []
+    turns = [(ACTIVE, 500), (DIM, FOREVER_MS), (BLANK, 1500), (BLANK, FOREVER_MS)]
+
+    class App:
+        def __init__(self, *a):
+            import types
+            self.idle = types.SimpleNamespace(level=ACTIVE)
+
+        def step(self, now, key):
+            self.idle.level, self.quiet = turns.pop(0)
+
+        def quiet_ms(self, now):
+            return self.quiet
+
+    def deep_sleep(pins, level):
+        log.append(("deep", pins, level))
+        raise Stop()
+    board = {"sleep": "lightsleep", "deep_sleep": "dormant", "buttons": {"UP": 10, "OK": 14},
+             "encoder": {"a": 2, "b": 3, "push": 7}, "button_pull": "up"}
+    main = run_main(monkeypatch, board, App)
+    monkeypatch.setattr(clock, "deep_sleep", deep_sleep)
+    monkeypatch.setattr(clock, "light_sleep_ms", lambda ms: log.append(("nap", ms)))
+    with pytest.raises(Stop):
+        main.main()
+    assert log == [("nap", 500), ("nap", main.NAP_MS), ("nap", 1500), ("deep", [10, 14, 7], 0)]
+
+
+def test_a_board_without_deep_sleep_naps_when_dark(monkeypatch):
+    from app.idle import BLANK, FOREVER_MS
+    log = []
+
+    class App:
+        def __init__(self, *a):
+            import types
+            self.idle = types.SimpleNamespace(level=BLANK)
+
+        def step(self, now, key):
+            pass
+
+        def quiet_ms(self, now):
+            return FOREVER_MS
+
+    def nap(ms):
+        log.append(ms)
+        if len(log) == 3:
+            raise Stop()
+    main = run_main(monkeypatch, {"sleep": "lightsleep", "buttons": {"OK": 14}}, App)
+    monkeypatch.setattr(clock, "deep_sleep", lambda *a: log.append("deep"))
+    monkeypatch.setattr(clock, "light_sleep_ms", nap)
+    with pytest.raises(Stop):
+        main.main()
+    assert log == [main.NAP_MS] * 3
+
+
+def test_no_display_runs_the_leds_and_buttons_alone(monkeypatch):
+    """display_from_board raises NoDisplay: no App; app.nodisplay.run gets the error, the
+    LEDs, the buttons, and the board's naps, deep sleep and watchdog."""
+    from hal.display import NoDisplay
+    import app.nodisplay
+    got = []
+    error = NoDisplay("no display on I2C0 (SDA 4, SCL 5): nothing answered at 0x3C or 0x3D")
+
+    class App:
+        def __init__(self, *a):
+            got.append("App")
+    main = run_main(monkeypatch, {"sleep": "lightsleep", "deep_sleep": "dormant", "buttons": {"OK": 14}},
+                    App, error)
+    monkeypatch.setattr(app.nodisplay, "run", lambda *a: got.append(a))
+    main.main()
+    assert len(got) == 1 and got[0][0] is error and got[0][1] == "leds"
+    assert got[0][5] is clock.light_sleep_ms and callable(got[0][6])  # the nap, the deep sleep
+
+
+def test_deep_sleep_returns_on_a_port_that_cannot_sleep_so():
+    """No machine.mem32 (CPython here, the virtual board's unix port): deep_sleep returns and
+    main.py's loop naps as on any other board."""
+    assert clock.deep_sleep([14], 0) is None

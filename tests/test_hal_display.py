@@ -1,11 +1,17 @@
-"""Display seam on CPython: VirtualDisplay read-back, the framebuf fake, the CircuitPython wrapper.
+"""Display seam on CPython: VirtualDisplay read-back, the framebuf fake, the display built
+from a board file on CircuitPython (fakes of board, busio, digitalio): I2C found by scanning,
+SPI with its D/C, CS and reset pins, and no display named in one line.
 
 Glyph bytes are MicroPython's font_petme128_8x8 ('A' = 00 7c 7e 0b 0b 7e 7c 00).
 """
 import sys
+import types
 
-from hal.display import wrap_adafruit_ssd1306
+import pytest
+
+from hal import display
 from host_tools.vhal import VirtualDisplay, install_framebuf
+from oled_model import Panel
 
 
 def test_text_lands_on_the_font_bytes_and_reads_back():
@@ -46,32 +52,128 @@ def test_framebuf_fake_importable_as_framebuf():
     assert buf == bytearray([0x80] * 8)
 
 
-class FakeAdafruitSSD1306:
-    """Shape of adafruit_ssd1306.SSD1306_I2C: buffer = control byte 0x40 + pages."""
+class FakeI2C:
+    """busio.I2C with a model controller at `at` (None: nothing on the bus)."""
 
-    def __init__(self, width, height):
-        self.width = width
-        self.height = height
-        self.buffer = bytearray(1 + width * height // 8)
-        self.buffer[0] = 0x40
-        self.sent = []
-        self.contrasts = []
+    def __init__(self, scl, sda, frequency=100000, at=0x3D, pull_ups=True):
+        if not pull_ups:
+            raise RuntimeError("No pull up found on SDA or SCL; check your wiring")
+        self.at = at
+        self.chip = Panel("sh1106")
+        self.locked = False
 
-    def show(self):
-        self.sent.append(bytes(self.buffer))
+    def try_lock(self):
+        self.locked = True
+        return True
 
-    def contrast(self, value):
-        self.contrasts.append(value)
+    def scan(self):
+        assert self.locked
+        return [0x18] + ([self.at] if self.at else [])
+
+    def writeto(self, address, buffer):
+        assert self.locked and address == self.at
+        self.chip.write(bytes(buffer))
 
 
-def test_circuitpython_wrapper_draws_into_driver_buffer_after_control_byte():
-    driver = FakeAdafruitSSD1306(128, 32)
-    disp = wrap_adafruit_ssd1306(driver)
-    assert (disp.width, disp.height) == (128, 32)
-    disp.fill(0)
-    disp.text("A", 0, 0, 1)
-    disp.show()
-    disp.contrast(40)
-    assert driver.sent[0][0] == 0x40  # the I2C control byte is untouched
-    assert driver.sent[0][1:9] == bytes([0x00, 0x7c, 0x7e, 0x0b, 0x0b, 0x7e, 0x7c, 0x00])
-    assert driver.contrasts == [40]
+class FakeSPI:
+    def __init__(self, clock, MOSI=None):
+        self.chip = Panel("ssd1306")
+        self.pins = {}
+        self.config = None
+        self.locked = False
+
+    def try_lock(self):
+        self.locked = True
+        return True
+
+    def configure(self, baudrate, polarity, phase):
+        self.config = (baudrate, polarity, phase)
+
+    def write(self, buffer):
+        assert self.locked and self.config and not self.pins["CS"].value  # selected
+        self.chip.spi(self.pins["DC"].value, bytes(buffer))
+
+
+class FakeDigitalInOut:
+    def __init__(self, pin):
+        self.name = pin
+        self.value = None
+        self.levels = []
+
+    def switch_to_output(self, value=False):
+        self.value = value
+
+    def __setattr__(self, name, v):
+        object.__setattr__(self, name, v)
+        if name == "value" and v is not None:
+            self.levels.append(bool(v))
+
+
+@pytest.fixture
+def circuitpython(monkeypatch):
+    """board, busio and digitalio as CircuitPython has them (only what hal.display uses)."""
+    install_framebuf()
+    made = {}
+    board = types.SimpleNamespace(**dict((n, n) for n in ("SDA", "SCL", "SCK", "MOSI", "D4", "D5", "D6", "D9")))
+    busio = types.ModuleType("busio")
+    busio.I2C = lambda scl, sda, frequency=0: made.setdefault("i2c", FakeI2C(scl, sda, frequency, **made.get("opts", {})))
+
+    def spi(clock, MOSI=None):
+        made["spi"] = FakeSPI(clock, MOSI)
+        made["spi"].pins = made.setdefault("pins", {})
+        return made["spi"]
+    busio.SPI = spi
+    digitalio = types.ModuleType("digitalio")
+
+    def pin(name):
+        p = made.setdefault("pins", {})[{"D5": "RES", "D6": "DC", "D9": "CS"}[name]] = FakeDigitalInOut(name)
+        return p
+    digitalio.DigitalInOut = pin
+    for name, module in (("board", board), ("busio", busio), ("digitalio", digitalio)):
+        monkeypatch.setitem(sys.modules, name, module)
+    return made
+
+
+I2C_BOARD = {"name": "test", "runtime": "circuitpython",
+             "display": {"driver": "sh1106", "bus": "i2c", "i2c_id": 0, "sda": "D4", "scl": "D5",
+                         "width": 128, "height": 64}}
+SPI_BOARD = {"name": "test", "runtime": "circuitpython",
+             "display": {"driver": "ssd1306", "bus": "spi", "spi_id": 0, "sck": "SCK", "mosi": "MOSI",
+                         "dc": "D6", "cs": "D9", "res": "D5", "width": 128, "height": 64}}
+
+
+def test_circuitpython_finds_the_display_at_0x3d_by_scanning(circuitpython):
+    board = dict(I2C_BOARD)
+    board["display"] = dict(I2C_BOARD["display"], sda="SDA", scl="SCL")  # busio.I2C on them (no board.I2C())
+    d = display.display_from_board(board)
+    d.text("SH1106", 0, 0, 1)
+    d.show()
+    chip = circuitpython["i2c"].chip
+    assert d.bus.addr == 0x3D and chip.on and chip.image() == bytes(d.buffer)
+
+
+@pytest.mark.parametrize("opts,why", [
+    ({"at": None}, "no display on I2C0 (SDA D4, SCL D5): nothing answered at 0x3C or 0x3D (found 0x18)"),
+    ({"pull_ups": False}, "no display on I2C0 (SDA D4, SCL D5): No pull up found on SDA or SCL; check your wiring")])
+def test_circuitpython_with_no_display_says_where_it_looked(circuitpython, opts, why):
+    circuitpython["opts"] = opts
+    with pytest.raises(display.NoDisplay) as e:
+        display.display_from_board(I2C_BOARD)
+    assert str(e.value) == why
+
+
+def test_circuitpython_spi_resets_the_panel_and_sends_with_dc_and_cs(circuitpython):
+    d = display.display_from_board(SPI_BOARD)
+    d.fill_rect(10, 10, 20, 20, 1)
+    d.show()
+    spi = circuitpython["spi"]
+    assert spi.config == (8000000, 0, 0)  # the SSD1306's default: 8 MHz, mode 0
+    assert circuitpython["pins"]["RES"].levels == [False, True]  # a reset pulse before the set-up
+    assert circuitpython["pins"]["CS"].value  # deselected between transfers
+    assert spi.chip.on and spi.chip.image() == bytes(d.buffer)
+
+
+def test_a_board_file_naming_another_display_is_refused_in_one_line():
+    with pytest.raises(ValueError, match=r"board 'test': display 'st7735' on bus 'i2c' is not supported "
+                                         r"\(ssd1306 or sh1106 on i2c or spi are\)"):
+        display.display_from_board({"name": "test", "display": {"driver": "st7735", "bus": "i2c"}})

@@ -7,6 +7,8 @@ import importlib
 import sys
 import types
 
+import pytest
+
 from hal.leds import Leds, leds_from_board
 from host_tools.vhal import VirtualLeds
 
@@ -120,3 +122,29 @@ def test_circuitpython_leds_from_board(monkeypatch):
     leds[0] = (255, 255, 255)
     leds.show()
     assert writes == [("GPIO16", bytes([64, 64, 64]))]
+
+
+def test_a_rail_switches_on_before_the_first_lit_frame_and_off_for_a_dark_one():
+    """Leds(power=...): a dark frame writes nothing and turns the rail off, a lit one turns
+    it on first; the same frame again changes nothing."""
+    log = []
+    leds = Leds(3, lambda buf: log.append(bytes(buf)), 0.25, "GRB", lambda on: log.append(("rail", on)))
+    assert leds.switched and not leds.powered
+    leds.show()
+    assert log == []  # dark from the start: the rail stays off
+    leds[1] = (255, 0, 0)
+    leds.show()
+    leds.show()
+    lit = bytes([0, 0, 0, 0, 64, 0, 0, 0, 0])  # LED 1 red, capped, GRB
+    assert log == [("rail", 1), lit, lit]
+    leds[1] = (0, 0, 0)
+    leds.show()
+    leds.show()
+    assert log[3:] == [("rail", 0)] and not leds.powered
+
+
+def test_a_rail_on_circuitpython_is_refused_in_one_line():
+    board = {"name": "feather", "runtime": "circuitpython",
+             "leds": {"driver": "neopixel", "pin": "NEOPIXEL", "count": 1, "rail": "D10"}}
+    with pytest.raises(ValueError, match="board 'feather': an LED rail is not supported on CircuitPython"):
+        leds_from_board(board)

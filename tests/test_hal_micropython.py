@@ -1,9 +1,10 @@
 """The HAL on the real MicroPython unix port, with fake `machine`/`neopixel` modules
-(host_tools/fakes/mp) and micropython-lib's ssd1306 driver (host_tools/fakes/vboard/mip).
+(host_tools/fakes/mp).
 
 - golden frame buffer: one scene drawn with MicroPython's C framebuf and with the
   pure-Python work-alike must give identical bytes (font, clipping, Bresenham, blit);
-- the MicroPython display, LED and button backends built from the Pico board file;
+- the MicroPython display (found by scanning), LED (with its rail) and button backends
+  built from the Pico board file;
 - micropython.heap_lock(): Leds.show(), ButtonLogic.update() and take() allocate nothing.
 """
 import json
@@ -12,10 +13,8 @@ import os
 import mp
 from boards.pico import BOARD as PICO
 from hal import framebuf_py
-from host_tools.vboard import Ssd1306
 from host_tools.vhal import VirtualDisplay, micropython_fakes_dir
-
-SSD1306_DIR = os.path.join(mp.ROOT, "host_tools", "fakes", "vboard", "mip")
+from oled_model import Panel
 
 # Drawn identically by both implementations; every printable char plus bytes outside the font.
 SCENE = r'''
@@ -48,7 +47,6 @@ def draw(fb, FrameBuffer, MONO_VLSB, MONO_HLSB):
 MP_SCRIPT = r'''
 import sys, gc, json, micropython
 sys.path.insert(0, "firmware")
-sys.path.insert(0, {ssd1306!r})
 sys.path.insert(0, {fakes!r})
 import framebuf, machine
 machine.KEEP = 1000  # every I2C transfer: the display test applies them all to a model SSD1306
@@ -67,18 +65,22 @@ disp.text("Score 42", 0, 0, 1)
 disp.rect(0, 10, 128, 20, 1)
 disp.show()
 disp.contrast(80)
-log = disp.i2c.log
-print(json.dumps({{"display": [disp.width, disp.height], "sent": [b.hex() for a, b in log[:-2]],
-                  "contrast": [log[-2][1].hex(), log[-1][1].hex()],
+log = disp.bus.i2c.log
+print(json.dumps({{"display": [disp.width, disp.height], "sent": [b.hex() for a, b in log[:-1]],
+                  "contrast": log[-1][1].hex(), "addr": disp.bus.addr,
                   "is_framebuffer": isinstance(disp, framebuf.FrameBuffer)}}))
 
 leds = hal_leds.leds_from_board(BOARD)
+rail = [machine.LEVELS[17]]
+leds.show()  # every LED dark: the rail stays off, nothing is written
+rail.append(machine.LEVELS[17])
 leds[0] = (255, 0, 0)
 leds[1] = (0, 128, 0)
 leds[24] = (10, 20, 40)
 leds.show()
 np = leds._out
-print(json.dumps({{"leds_frame": np.frames[-1].hex(), "leds_writes": np.writes}}))
+rail.append(machine.LEVELS[17])
+print(json.dumps({{"leds_frame": np.frames[-1].hex(), "leds_writes": np.writes, "rail": rail}}))
 
 btn = hal_buttons.buttons_from_board(BOARD)
 events = []
@@ -125,8 +127,7 @@ print(json.dumps({{"heap_lock_error": error, "taken": taken, "writes": np.writes
 
 
 def run_script():
-    script = MP_SCRIPT.format(ssd1306=SSD1306_DIR, fakes=micropython_fakes_dir(), scene=SCENE,
-                              board=repr(PICO))
+    script = MP_SCRIPT.format(fakes=micropython_fakes_dir(), scene=SCENE, board=repr(PICO))
     proc = mp.run(["-c", script], heap="256K")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     out = {}
@@ -159,16 +160,17 @@ def test_golden_framebuffer_identical_on_cpython_and_micropython():
 def test_micropython_display_backend_sends_the_framebuffer_over_i2c():
     got = result()
     assert got["display"] == [128, 64] and got["is_framebuffer"]
+    assert got["addr"] == 0x3C  # the board file gives none: the fake bus's one device, scanned
     expected = VirtualDisplay(128, 64)
     expected.text("Score 42", 0, 0, 1)
     expected.rect(0, 10, 128, 20, 1)
     assert expected.text_lines()[0] == "Score 42"
     # the bytes sent, applied by a model SSD1306, leave the frame buffer in the display RAM
-    chip = Ssd1306()
+    chip = Panel("ssd1306")
     for data in got["sent"]:
         chip.write(bytes.fromhex(data))
-    assert bytes(chip.ram) == bytes(expected.buffer) and chip.on
-    assert got["contrast"] == ["8081", "8050"]  # SET_CONTRAST 0x81, then 80
+    assert chip.image() == bytes(expected.buffer) and chip.on
+    assert got["contrast"] == "008150"  # commands: SET_CONTRAST 0x81, 80
 
 
 def test_micropython_led_backend_writes_capped_grb():
@@ -178,7 +180,8 @@ def test_micropython_led_backend_writes_capped_grb():
     frame[3:6] = bytes([32, 0, 0])
     frame[72:75] = bytes([5, 2, 10])
     assert got["leds_frame"] == frame.hex()
-    assert got["leds_writes"] == 1
+    assert got["leds_writes"] == 1  # (the dark frame before it wrote nothing)
+    assert got["rail"] == [0, 0, 1]  # GP17: off at start, off for a dark frame, on for a lit one
 
 
 def test_micropython_button_backend_reads_active_low_pins():

@@ -3,7 +3,8 @@ same scoreboard for an hour burns in, and a battery runs down).
 
 After the setting dim_after (seconds, 0 = never) without a key the display drops to a low
 contrast and the LEDs dim; after blank_after the display goes dark (the SSD1306's sleep
-mode, its frame kept in its RAM) and the LEDs go dark but one slow "I am on" blink. With no
+mode, its frame kept in its RAM) and the LEDs go dark but one slow "I am on" blink (none
+where their supply is switched: app.leds; the board then sleeps until a key). With no
 LED in use the panel stays on instead, showing only a small dot that moves every few seconds.
 A key on a dimmed screen restores it and acts as usual; a key on a dark screen only wakes it,
 so nothing is entered unseen. Nothing here touches the game or the flash.

@@ -8,7 +8,9 @@ A 5x5 matrix shows the screen's picture where it has one (the wall being entered
 Azul form).
 A refused input flashes every LED red; the final standings chase in the winner's colour.
 Idle (app.idle): a dimmed screen dims every LED to 1/IDLE_DIM; a dark screen darkens them
-all but LED 0, which blinks faintly for BEAT_ON_MS every BEAT_MS ("I am on").
+all but LED 0, which blinks faintly for BEAT_ON_MS every BEAT_MS ("I am on"), unless the
+LEDs' supply is switched (leds.switched: the Pico build's rail): then all go dark, the rail
+off, and the board can sleep until a key (a blink would power the rail up every 4 s).
 Colours are scaled once per brightness change into tuples that the frame only points at,
 and the player LEDs are worked out once per entered event (app.entered counts them), so
 building a frame allocates nothing: the LED loop obeys the no-allocation rule.
@@ -48,6 +50,7 @@ class LedView:
         self.scaled = 0  # times the colours were scaled
         self.chased = None  # the chase frames take() got for the next frame (chases())
         self.framed = None  # the LEDs' bytes of seats, take() got made ahead (frame())
+        self.beating = not getattr(leds, "switched", False)  # a dark screen blinks LED 0
         self.configure(5, self.n, "strip")
 
     def configure(self, level, count, layout):
@@ -82,7 +85,7 @@ class LedView:
     def quiet_ms(self, now, won):
         """Milliseconds until the frame changes by itself: the chase of the final standings
         (won: the winners shown, else None) or the "I am on" blink."""
-        if not self.count:
+        if not self.count or (self.idle == BLANK and not self.beating):
             return FOREVER_MS
         if self.idle == BLANK:
             t = now % BEAT_MS
@@ -137,7 +140,7 @@ class LedView:
             for i in range(25 if pictured else 0, self.n):
                 w[i] = OFF
             if idle == BLANK:
-                if self.count and now % BEAT_MS < BEAT_ON_MS:
+                if self.beating and self.count and now % BEAT_MS < BEAT_ON_MS:
                     w[0] = self.beat
             elif flashing:
                 red = self.full["red"]

@@ -1,6 +1,6 @@
 """Board files: one data module per supported board, each defining a `BOARD` dict."""
 
-BOARDS = ("pico", "esp32s3", "feather_rp2040")
+BOARDS = ("pico", "pico_spi", "esp32s3", "feather_rp2040")
 
 
 def load(name):

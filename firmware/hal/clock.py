@@ -10,8 +10,43 @@ the system clock from the 12 MHz crystal with the PLLs off, gates every clock bu
 (ticks_ms keeps counting), keeps the USB clock while a USB host has configured the board (the
 REPL survives), and ends early on any pin interrupt that has a handler (hal.buttons arms the
 button pins). Elsewhere it is sleep_ms.
+
+deep_sleep(gpios, level) sleeps as deep as an RP2040 can under MicroPython and does not
+return: see there.
 """
 import time
+
+# RP2040 IO_BANK0: DORMANT_WAKE_INTE0..3, 8 GPIOs a register, 4 bits a GPIO (level low,
+# level high, edge low, edge high); +0x2000 is the register's atomic bit-set alias
+_DORMANT_WAKE_SET = 0x40014160 + 0x2000
+RELEASE_MS = 3000  # after a wake, the press's release is awaited this long at most
+
+
+def deep_sleep(gpios, level=0):
+    """rp2 (the board file's "deep_sleep": "dormant"): stop every clock, the crystal's
+    included (DORMANT: machine.lightsleep() with no time), until one of `gpios` reads
+    `level` (a button pressed), then reset once they have all left it (the press only
+    wakes: it acts on nothing) or after RELEASE_MS. RAM is lost: the boot resumes the game
+    from its record on flash, whole after every entry, as after a power cut. The watchdog
+    counts from the crystal, so it stops meanwhile; USB stops too. Returns at once on a port
+    without machine.mem32 (the virtual board's unix port), whose loop then naps as usual."""
+    try:
+        from machine import Pin, lightsleep, mem32, reset
+    except ImportError:
+        return
+    pins = [Pin(g) for g in gpios]  # (set up as inputs by the buttons: left as they are)
+    for g in gpios:
+        mem32[_DORMANT_WAKE_SET + 4 * (g >> 3)] = 1 << (4 * (g & 7) + (1 if level else 0))
+    lightsleep()
+    start = ticks_ms()
+    clear = 0  # samples in a row with every pin released (3: past a contact's bounce)
+    while clear < 3 and ticks_diff(ticks_ms(), start) < RELEASE_MS:
+        clear += 1
+        for p in pins:
+            if p.value() == level:
+                clear = 0
+        sleep_ms(10)
+    reset()
 
 try:
     ticks_ms = time.ticks_ms

@@ -300,29 +300,3 @@ class FrameBuffer:
 
 
 FrameBuffer1 = FrameBuffer
-
-
-class DriverDisplay(FrameBuffer):
-    """The display where the driver is no FrameBuffer (CircuitPython's adafruit_ssd1306):
-    draws into the driver's MONO_VLSB page buffer; show(), contrast(), poweroff() and
-    poweron() go to the driver.
-
-    `pages` is the writable buffer the driver sends on show(): width * height / 8 bytes,
-    byte k = column k % width of page k // width, bit 0 at the top (the SSD1306 layout).
-    """
-
-    def __init__(self, driver, pages, width, height):
-        FrameBuffer.__init__(self, pages, width, height, MONO_VLSB)
-        self.driver = driver
-
-    def show(self):
-        self.driver.show()
-
-    def contrast(self, value):
-        self.driver.contrast(value)
-
-    def poweroff(self):
-        self.driver.poweroff()
-
-    def poweron(self):
-        self.driver.poweron()

@@ -11,8 +11,19 @@ draws ~1.5 A. show() allocates nothing on the MicroPython and write-function pat
 - a CircuitPython neopixel.NeoPixel (adafruit_pixelbuf): Leds sets each pixel as a
   packed 0xRRGGBB int and calls show(); build it with brightness=1.0, auto_write=False
   so the cap is applied once, here.
+
+`power`, where the board switches the LEDs' supply (a "rail" pin in its board file: a
+high-side switch in their +5V), is a function of the level (a MicroPython Pin is one):
+power(1) RAIL_MS before the first lit frame is written, power(0) once a frame is all dark
+(nothing is written then: an unpowered LED is dark). A WS2812B draws ~0.8 mA dark, 20 mA for
+the Pico build's 25: more than the whole board asleep.
 """
 from hal.compat import const
+from hal.clock import sleep_ms
+
+# from the rail switched on to the first frame: the LEDs' capacitor charged through the switch
+# and each LED out of its power-on reset (no datasheet gives it: a margin, 2 ms of a wake)
+RAIL_MS = const(2)
 
 _WRITE_FN = const(0)
 _MP_NEOPIXEL = const(1)
@@ -20,7 +31,7 @@ _PIXELBUF = const(2)
 
 
 class Leds:
-    def __init__(self, n, out, brightness_max=0.25, order="GRB"):
+    def __init__(self, n, out, brightness_max=0.25, order="GRB", power=None):
         if not 0 <= brightness_max <= 1:
             raise ValueError("Leds: brightness_max %r is outside 0..1" % (brightness_max,))
         self.n = n
@@ -42,6 +53,10 @@ class Leds:
         else:
             self._kind = _PIXELBUF
             self._buf = bytearray(0)  # unused: the pixelbuf keeps its own
+        self._power = power
+        self.switched = power is not None  # (app.leds: no "I am on" blink to power up)
+        self.powered = power is None
+        self._dark = bytearray(3 * n)  # every LED off, to compare a frame with in one call
 
     def __len__(self):
         return self.n
@@ -108,6 +123,16 @@ class Leds:
     def show(self):
         rgb = self._rgb
         cap = self._cap
+        if self._power is not None:
+            if (rgb if self._kind == _PIXELBUF else self._buf) == self._dark:
+                if self.powered:
+                    self.powered = False
+                    self._power(0)
+                return
+            if not self.powered:
+                self.powered = True
+                self._power(1)
+                sleep_ms(RAIL_MS)
         if self._kind == _PIXELBUF:
             out = self._out
             for i in range(self.n):
@@ -123,13 +148,18 @@ class Leds:
 
 
 def leds_from_board(board):
-    """Leds on the board's NeoPixel pin (MicroPython GPIO number or CircuitPython name)."""
+    """Leds on the board's NeoPixel pin (MicroPython GPIO number or CircuitPython name), with
+    its rail pin where the board file names one (MicroPython), driven low at once: the rail
+    stays off until the first lit frame."""
     cfg = board["leds"]
     if cfg.get("driver") != "neopixel":
         raise ValueError("board %r: LED driver %r is not supported" % (board.get("name"), cfg.get("driver")))
     n = cfg["count"]
     order = cfg.get("order", "GRB")
+    rail = cfg.get("rail")
     if board.get("runtime") == "circuitpython":
+        if rail is not None:
+            raise ValueError("board %r: an LED rail is not supported on CircuitPython" % (board.get("name"),))
         import board as pins
         import neopixel
         # CircuitPython's neopixel; the stubs describe MicroPython's (no brightness etc.)
@@ -141,4 +171,6 @@ def leds_from_board(board):
         if order != "GRB":
             raise ValueError("board %r: MicroPython neopixel is GRB, board says %r" % (board.get("name"), order))
         device = neopixel.NeoPixel(Pin(cfg["pin"]), n)
-    return Leds(n, device, cfg.get("brightness_max", 0.25), order)
+        if rail is not None:
+            rail = Pin(rail, Pin.OUT, value=0)
+    return Leds(n, device, cfg.get("brightness_max", 0.25), order, rail)
