@@ -98,7 +98,7 @@ def put_files(root, files):
 
 
 # ---- 1. a failed write is never shown as entered -----------------------------------------
-@pytest.mark.parametrize("prepare", [False, True], ids=["", "made-ahead"])
+@pytest.mark.parametrize("ahead", [False, True], ids=["", "made-ahead"])
 @pytest.mark.parametrize("truncate", [True, False], ids=["truncate", "copy"])
 def test_a_write_that_fails_halfway_is_cut_off_and_the_form_stays_open(board, truncate, ahead):
     """With truncate() the flash is full; without, only the line's write fails (the cut is a
