@@ -1,8 +1,8 @@
-"""Settings and button test (the main menu's Settings; loaded when chosen). The forms
+"""Settings, button test and About (the main menu's Settings; loaded when chosen). The forms
 (app.form) are imported in the idle frames while the Settings menu shows: not in its press."""
 import paths
-from hal.keys import NAMES, CODE_MASK, LONG, REPEAT, BACK
-from app.ui import Menu, Screen
+from hal.keys import NAMES, CODE_MASK, LONG, REPEAT, BACK, OK, UP, DOWN
+from app.ui import Menu, Screen, ListScreen, COLS
 
 ONOFF = [("off", False), ("on", True)]
 LAYOUTS = [("strip", "strip"), ("5x5", "matrix5x5")]
@@ -26,6 +26,7 @@ class Settings(Menu):
             ("Button test", lambda: app.push(ButtonTest(app))),
             ("Sintra board", lambda: app.push(_sintra_board().BoardMenu(app, "AB"))),
             ("Games kept", lambda: app.push(history_form(app))),
+            ("About", lambda: app.push(About(app))),
         ])
 
 
@@ -134,6 +135,38 @@ class ButtonTest(Screen):
         cv.row(0, "Button test")
         cv.row(1, self.last)
         cv.row(2, "hold BACK: exit")
+
+
+class About(ListScreen):
+    """The firmware's version, the board, and how the firmware is installed: an image that
+    holds it all (azul-companion build: its frozen image.py names the board it was built
+    for) or files on flash (azul-companion flash); then the MicroPython it runs on."""
+    title = "About"
+
+    def __init__(self, app):
+        ListScreen.__init__(self, app)
+        self.cursor = None  # read-only: UP/DOWN scroll
+        import sys
+        from version import VERSION
+        from app.app import wrap
+        try:
+            import image  # (frozen in an image only)
+            how = "image: %s" % (getattr(image, "BOARD", "?"),)
+        except ImportError:
+            how = "files on flash"
+        impl = sys.implementation
+        self.lines = (["version " + VERSION] + wrap(app.board.get("name", "?"), COLS, 2)
+                      + [how, impl.name, ".".join(str(n) for n in impl.version[:3])])
+
+    def rows(self):
+        return self.lines
+
+    def key(self, k):
+        base = k & CODE_MASK
+        if base in (UP, DOWN):
+            self.move(base, len(self.lines))
+        elif base in (OK, BACK):
+            self.app.back()
 
 
 def _save(app, changes):
