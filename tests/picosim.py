@@ -3,12 +3,13 @@ its USB REPL on a loopback port for mpremote, a control port for buttons and cou
 
     missing() -> None, or why the emulator cannot run here (one line)
     bench_can_run() -> False after printing why not (a bench exits 0), True to go on
-    Emulator(flash_img, pins_high=False).start() ... .stop()   (also a context manager)
+    Emulator(flash_img, pins_high=False, uf2=None).start() ... .stop()   (also a context manager)
 
 The emulator's folder is ../shared/picosim next to the project (AZUL_PICOSIM names another);
 it is read-only: its run.mjs is copied under build/ so that Node finds the project's own
 rp2040js (package.json, installed by ./dev.sh setup). The firmware image and boot ROM are
-read from the folder. `--i2c-stub` puts an SSD1306 at 0x3C that charges real 400 kHz bus
+read from the folder (uf2: another firmware, e.g. the image `azul-companion build` makes).
+`--i2c-stub` puts an SSD1306 at 0x3C that charges real 400 kHz bus
 time and counts bytes (it keeps no pixels). ticks_us on the emulated chip counts emulated
 cycles at 125 MHz: device time, whatever the host's load.
 """
@@ -81,10 +82,12 @@ def free_port():
 class Emulator:
     """One emulated Pico. pins_high: the buttons read released from power-on, so main.py runs
     the App; otherwise every button reads held (safe mode: the REPL stays free).
-    flash_img keeps the filesystem across emulator restarts (a power cycle)."""
+    flash_img keeps the filesystem (the flash from 0xA0000) across emulator restarts (a power
+    cycle); the firmware below it is uf2's (default: the official MicroPython)."""
 
-    def __init__(self, flash_img, pins_high=False, log=None):
+    def __init__(self, flash_img, pins_high=False, log=None, uf2=None):
         self.flash_img = flash_img
+        self.uf2 = uf2 or os.path.join(folder(), UF2)
         self.pins_high = pins_high
         self.log = log or os.devnull
         self.proc = None
@@ -100,7 +103,7 @@ class Emulator:
         os.makedirs(os.path.dirname(run), exist_ok=True)
         shutil.copyfile(os.path.join(where, "run.mjs"), run)
         self.repl_port, self.ctl_port = free_port(), free_port()
-        cmd = ["node", run, "--uf2", os.path.join(where, UF2), "--bootrom", os.path.join(where, BOOTROM),
+        cmd = ["node", run, "--uf2", self.uf2, "--bootrom", os.path.join(where, BOOTROM),
                "--i2c-stub", "--port", str(self.repl_port), "--ctl-port", str(self.ctl_port),
                "--flash-img", self.flash_img]
         if self.pins_high:
@@ -236,17 +239,23 @@ class Emulator:
 
 
 def flash(emu, files, where, tree=ROOT):
-    """`azul-companion flash --driver local` onto the emulated board, then the measuring
-    module (bench/pico_device.py as picobench.mpy) and `files` ({board path: bytes}).
-    tree: the checkout whose firmware is flashed (another revision's, extracted). Returns
-    flash's last line."""
-    sys.path.insert(0, ROOT)
-    from host_tools.flash import mkdirs_code, mpy_cross
+    """`azul-companion flash --driver local` onto the emulated board, then install(). tree:
+    the checkout whose firmware is flashed (another revision's, extracted). Returns flash's
+    last line."""
     # the tree's own host_tools (python -m from it), whatever the venv has installed
     r = subprocess.run([sys.executable, "-m", "host_tools", "flash", "--port", emu.port, "--driver", "local"],
                        capture_output=True, text=True, timeout=1800, cwd=tree)
     if r.returncode != 0:
         raise RuntimeError("flash failed: %s" % (r.stderr or r.stdout).strip()[-500:])
+    install(emu, files, where)
+    return r.stdout.strip().splitlines()[-1]
+
+
+def install(emu, files, where):
+    """The measuring module (bench/pico_device.py as picobench.mpy) and `files` ({board
+    path: bytes}) onto the emulated board: all a firmware image (azul-companion build) needs."""
+    sys.path.insert(0, ROOT)
+    from host_tools.flash import mkdirs_code, mpy_cross
     mpy = os.path.join(where, "picobench.mpy")
     subprocess.run([mpy_cross(), "-o", mpy, DEVICE_SRC], check=True, capture_output=True, timeout=60)
     args = ["fs", "cp", mpy, ":picobench.mpy"]
@@ -259,6 +268,6 @@ def flash(emu, files, where, tree=ROOT):
     for dest in files:  # each folder and the folders it is in ("data" before "data/history")
         parts = dest.split("/")[:-1]
         folders.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
-    emu.mpremote("exec", mkdirs_code(sorted(folders)))
+    if folders:
+        emu.mpremote("exec", mkdirs_code(sorted(folders)))
     emu.mpremote(*args)
-    return r.stdout.strip().splitlines()[-1]
