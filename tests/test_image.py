@@ -47,6 +47,13 @@ def test_the_firmware_version_is_the_projects():
     assert build.version() == project
 
 
+def test_about_says_files_on_flash_where_no_image_runs(tmp_path):
+    d = Driver(tmp_path)
+    d.choose("Settings")
+    d.choose("About")
+    assert d.rows()[:4] == ["version " + build.version(), "Raspberry Pi", "Pico / Pico W", "files on flash"]
+
+
 def test_build_without_the_kit_says_where_it_goes(tmp_path):
     r = cli("build", "--out", str(tmp_path / "x.uf2"), env=dict(os.environ, AZUL_MPKIT=str(tmp_path)))
     assert r.returncode == 1 and not os.path.exists(tmp_path / "x.uf2")
@@ -139,6 +146,8 @@ print("IMAGE", image.BOARD, version.VERSION, sys.path[0])
 print("SCREEN", type(app.screen).__name__, app.session.game if app.session else None)
 print("BUFFER", binascii.hexlify(app.display.buffer).decode())
 print("TEXT", "|".join(app.text()))
+from app.system import About
+print("ABOUT", "|".join(About(app).lines))
 """
 
 
@@ -196,6 +205,7 @@ def test_the_image_plays_a_whole_game_through_the_buttons_with_no_files_on_flash
     assert not warnings and result["finished"]
     assert board["IMAGE"].split()[:2] == ["pico", build.version()]
     assert board["SCREEN"] == "Final azul"
+    assert board["ABOUT"] == "version %s|Raspberry Pi|Pico / Pico W|image: pico|MicroPython|v1.28.0" % build.version()
     # the final standings as drawn: "rank name score" rows, then the winners
     text = board["TEXT"].split("|")
     for rank, pl in session.standings():

@@ -145,18 +145,25 @@ class About(ListScreen):
 
     def __init__(self, app):
         ListScreen.__init__(self, app)
-        self.cursor = None  # read-only: UP/DOWN scroll
+        self.cursor = None  # type: ignore[assignment]  # read-only: UP/DOWN scroll (ListScreen.move)
         import sys
         from version import VERSION
-        from app.app import wrap
         try:
-            import image  # (frozen in an image only)
+            import image  # type: ignore[import-not-found]  # (frozen in an image only)
             how = "image: %s" % (getattr(image, "BOARD", "?"),)
         except ImportError:
             how = "files on flash"
         impl = sys.implementation
-        self.lines = (["version " + VERSION] + wrap(app.board.get("name", "?"), COLS, 2)
-                      + [how, impl.name, ".".join(str(n) for n in impl.version[:3])])
+        under = [impl.name]  # (a host's: no version, so that the guide's picture stays)
+        if impl.name == "micropython":
+            under = ["MicroPython", "v" + ".".join(str(n) for n in impl.version[:3])]
+        board = []  # type: list[str]  # the board file's name, in rows of whole words
+        for word in app.board.get("name", "?").split():
+            if board and len(board[-1]) + 1 + len(word) <= COLS:
+                board[-1] += " " + word
+            else:
+                board.append(word)
+        self.lines = ["version " + VERSION] + board + [how] + under
 
     def rows(self):
         return self.lines
