@@ -17,8 +17,9 @@ frozen modules before the files on flash, so that the .mpy files an earlier
 `azul-companion flash` left there do not shadow them. A UF2 writes only the firmware's part
 of the flash (checked here): the data folder, and the games in it, stay.
 
-SOURCE_DATE_EPOCH (the date in MicroPython's banner, the only thing that varies) is the
-checkout's last commit unless set: the same commit builds the same bytes.
+SOURCE_DATE_EPOCH (the date in MicroPython's banner, all that the kit's build takes from
+the day) is the checkout's last commit unless set, so that a commit builds the same image
+again.
 """
 import glob
 import hashlib
