@@ -217,7 +217,11 @@ def build(board, out, cache=CACHE, say=print):
         if _read(path) != text.strip():  # (unchanged files keep their time: no rebuild)
             with open(path, "w") as f:
                 f.write(text)
-    env = dict(os.environ, JOBS=os.environ.get("JOBS") or str(os.cpu_count() or 2))
+    # GIT_CEILING_DIRECTORIES: the kit's MicroPython is no git checkout, and unpacked under
+    # build/ its version script would find the project's and put its commit in the banner
+    # (sys.version) as MicroPython's version; stopped there, the banner says v1.28.0
+    env = dict(os.environ, JOBS=os.environ.get("JOBS") or str(os.cpu_count() or 2),
+               GIT_CEILING_DIRECTORIES=os.path.dirname(kit))
     epoch = source_date_epoch()
     if epoch:
         env["SOURCE_DATE_EPOCH"] = epoch
