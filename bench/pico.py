@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/pico.py [--games NAME,NAME] [--profile] [--resume RECORD.jsonl] [--history N]
                                    [--presses KEY,KEY [--after MS]] [--lines N] [--filings N]
-                                   [--firmware DIR]
+                                   [--firmware DIR] [--image [FILE.uf2] [--beside]]
 
 Starts the emulated Pico (tests/picosim.py: ../shared/picosim, or the folder named by
 AZUL_PICOSIM; without it, or without node, says why and exits 0), flashes it with
@@ -81,6 +81,12 @@ the ms of each filing's press part (archive), and of its idle frames' (file: int
 history; trim: the history kept at its size), each in a list.
 --firmware DIR: flash the firmware of the checkout in DIR (another revision, e.g. extracted
 with `git archive REV | tar -x -C DIR`), measured by this bench.
+--image [FILE.uf2]: the firmware image instead (`azul-companion build`; without FILE, built
+from --firmware's checkout into its build/): the emulated Pico runs it with nothing of the
+firmware on flash (only this bench's module and files), everything imported frozen. Each
+line then says "path": "image"; with --beside the same games on the .mpy path after it
+("path": "mpy", a flash of its own), and a table of the two side by side at the end.
+"after_start_ms" (both paths): the ms of the press that starts the game and of the three after it.
 The emulator started here is always stopped, by its PID.
 """
 import json
@@ -261,16 +267,17 @@ def summary(us):
 
 
 class Bench:
-    def __init__(self, where, firmware=ROOT):
+    def __init__(self, where, firmware=ROOT, uf2=None):
         self.where = where
         self.firmware = firmware
+        self.uf2 = uf2  # a firmware image: nothing to flash but the bench's files
         self.img = os.path.join(where, "flash.img")
         self.log = os.path.join(where, "picosim.log")
         self.emu = None
 
     def start(self, pins_high=False):
         self.stop()
-        self.emu = picosim.Emulator(self.img, pins_high=pins_high, log=self.log).start()
+        self.emu = picosim.Emulator(self.img, pins_high=pins_high, log=self.log, uf2=self.uf2).start()
         return self.emu
 
     def stop(self):
@@ -287,8 +294,13 @@ class Bench:
             self.stop()
 
     def flash(self, files):
-        say("flashing the emulated Pico (azul-companion flash --driver local)...")
         t0 = time.monotonic()
+        if self.uf2:
+            say("the emulated Pico runs %s: only the bench's files copied..." % self.uf2)
+            picosim.install(self.start(), files, self.where)
+            say("copied (%.0f s)" % (time.monotonic() - t0))
+            return
+        say("flashing the emulated Pico (azul-companion flash --driver local)...")
         say("%s (%.0f s)" % (picosim.flash(self.start(), files, self.where, self.firmware), time.monotonic() - t0))
 
     def game(self, name, boot_ms, keys):
@@ -300,7 +312,8 @@ class Bench:
         by = {}
         for us, s in zip(r["us"], r["screen"]):
             by.setdefault(r["screens"][s], []).append(us)
-        line = {"game": name, "presses": r["presses"], "median_ms": med, "p90_ms": p90, "max_ms": mx,
+        line = {"game": name, "path": "image" if self.uf2 else "mpy", "presses": r["presses"],
+                "median_ms": med, "p90_ms": p90, "max_ms": mx,
                 "heap_boot_kb": round(r["heap_boot"] / 1024, 1), "heap_end_kb": round(r["heap_end"] / 1024, 1),
                 "heap_after_gc_max_kb": None if r["heap_after_gc_max"] is None else round(
                     r["heap_after_gc_max"] / 1024, 1),
@@ -318,6 +331,7 @@ class Bench:
         if started is not None:  # the set-up's presses, the last one (which starts the game) included
             line["setup_presses"] = [started + 1, summary(r["us"][:started + 1])[0],
                                      summary(r["us"][:started + 1])[2], ms(r["us"][started])]
+            line["after_start_ms"] = [ms(us) for us in r["us"][started:started + 4]]
         by = {}
         for i in sorted(saved):
             by.setdefault(r["screens"][r["screen"][i]], []).append(r["us"][i])
@@ -407,13 +421,22 @@ def main(argv):
     parser.add_argument("--lines", metavar="N", type=int, help="a record line's calls over N lines only")
     parser.add_argument("--filings", metavar="N", type=int, help="N games filed one after another only")
     parser.add_argument("--firmware", metavar="DIR", default=ROOT, help="flash this checkout's firmware")
+    parser.add_argument("--image", metavar="FILE.uf2", nargs="?", const="",
+                        help="run this firmware image (default: build it) with no firmware files on flash")
+    parser.add_argument("--beside", action="store_true", help="with --image: the .mpy path too, and a table of both")
     args = parser.parse_args(argv)
     if not picosim.bench_can_run():
         return 0
     games = args.games.split(",") if args.games else None
     record = args.resume
+    firmware = os.path.abspath(args.firmware)
+    uf2 = None
+    if args.image is not None:
+        uf2 = os.path.abspath(args.image) if args.image else build_image(firmware)
+        if uf2 is None:
+            return 0
     with tempfile.TemporaryDirectory(prefix="azul-pico-bench-") as where:
-        bench = Bench(where, os.path.abspath(args.firmware))
+        bench = Bench(where, firmware, uf2)
         try:
             if args.lines:
                 bench.flash(filed(args.history))
@@ -462,13 +485,52 @@ def main(argv):
                     say("profiling %s (%d presses)..." % (name, sum(1 for k in scripts[name] if k != WAIT)))
                     print(json.dumps(bench.profile(name)), flush=True)
                 return 0
-            boot_ms = bench.power_on_ms()
-            for name in names:
-                say("playing %s (%d presses)..." % (name, sum(1 for k in scripts[name] if k != WAIT)))
-                print(json.dumps(bench.game(name, boot_ms, scripts[name])), flush=True)
+            lines = play(bench, names, scripts)
+            if uf2 and args.beside:
+                bench.stop()
+                os.mkdir(os.path.join(where, "mpy"))
+                bench = Bench(os.path.join(where, "mpy"), firmware)
+                bench.flash(files)
+                print_beside(lines, play(bench, names, scripts))
         finally:
             bench.stop()
     return 0
+
+
+def play(bench, names, scripts):
+    """The games one after another on the flash bench.flash() made; their lines (printed)."""
+    boot_ms = bench.power_on_ms()
+    lines = []
+    for name in names:
+        say("playing %s (%d presses, %s)..." % (name, sum(1 for k in scripts[name] if k != WAIT),
+                                               "image" if bench.uf2 else ".mpy files"))
+        lines.append(bench.game(name, boot_ms, scripts[name]))
+        print(json.dumps(lines[-1]), flush=True)
+    return lines
+
+
+def build_image(tree):
+    """`azul-companion build` of the checkout in tree, into its build/; None (said why) when
+    it cannot be built here (no kit, no compiler)."""
+    out = os.path.join(tree, "build", "azul-companion-pico.uf2")
+    say("building the firmware image of %s..." % tree)
+    r = subprocess.run([sys.executable, "-m", "host_tools", "build", "--board", "pico", "--out", out],
+                       cwd=tree, stdout=sys.stderr, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        print("no firmware image: %s" % r.stderr.strip().splitlines()[-1])
+        return None
+    return out
+
+
+def print_beside(image, mpy):
+    """The image's figures beside the .mpy path's, a game a row (text, after the JSON lines)."""
+    print("power-on to the first frame: image %.1f ms, .mpy %.1f ms" % (image[0]["boot_ms"], mpy[0]["boot_ms"]))
+    print("%-16s %-19s %-19s %-13s %-23s %s" % ("game", "median/max image", "median/max .mpy", "heap KB i/m",
+                                             "start+3 presses image", ".mpy"))
+    for a, b in zip(image, mpy):
+        print("%-16s %-19s %-19s %-13s %-23s %s" % (
+            a["game"], "%.1f / %.1f" % (a["median_ms"], a["max_ms"]), "%.1f / %.1f" % (b["median_ms"], b["max_ms"]),
+            "%.1f / %.1f" % (a["heap_end_kb"], b["heap_end_kb"]), a.get("after_start_ms"), b.get("after_start_ms")))
 
 
 if __name__ == "__main__":

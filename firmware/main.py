@@ -57,10 +57,17 @@ except ImportError:  # (a port built without one of them)
 
 
 def board_name():
+    """board.txt's (written by `azul-companion flash`), else the image's (frozen by
+    `azul-companion build`), else "pico"."""
     try:
         with open("board.txt") as f:
             return f.read().strip() or "pico"
     except OSError:
+        pass
+    try:
+        import image  # type: ignore[import-not-found]  # (frozen in an image only)
+        return image.BOARD
+    except ImportError:
         return "pico"
 
 

@@ -19,6 +19,7 @@ COMMANDS = (
     ("export", "host_tools.export", "records to csv, json, BG Stats or an HTML report"),
     ("flash", "host_tools.flash", "compile with mpy-cross and copy the firmware to a board"),
     ("pull", "host_tools.flash", "copy game records off a board"),
+    ("build", "host_tools.build", "build a Pico's firmware file (UF2) with the app frozen in, offline"),
     ("vboard", "host_tools.vboard", "start a virtual board running real MicroPython"),
     ("web", "host_tools.web", "the device as an offline web page (MicroPython webassembly)"),
 )

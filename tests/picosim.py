@@ -3,15 +3,16 @@ its USB REPL on a loopback port for mpremote, a control port for buttons and cou
 
     missing() -> None, or why the emulator cannot run here (one line)
     bench_can_run() -> False after printing why not (a bench exits 0), True to go on
-    Emulator(flash_img, pins_high=False).start() ... .stop()   (also a context manager)
+    Emulator(flash_img, pins_high=False, uf2=None).start() ... .stop()   (also a context manager)
 
 The firmware image and boot ROM are read from ../shared/picosim next to the project
-(AZUL_PICOSIM names another folder); the emulator itself is the project's own,
-tests/emulator/run.mjs (a copy of the shared one, extended: see its head), run with the
-project's rp2040js (package.json, installed by ./dev.sh setup). `--i2c-stub` charges real
-400 kHz bus time and counts bytes; the display behind it (or on SPI) is a model SSD1306 or
-SH1106 that keeps its RAM (screen()). ticks_us on the emulated chip counts emulated cycles at
-125 MHz: device time, whatever the host's load.
+(AZUL_PICOSIM names another folder; uf2: another firmware, e.g. the image `azul-companion
+build` makes); the emulator itself is the project's own, tests/emulator/run.mjs (a copy of
+the shared one, extended: see its head), run with the project's rp2040js (package.json,
+installed by ./dev.sh setup). `--i2c-stub` charges real 400 kHz bus time and counts bytes;
+the display behind it (or on SPI) is a model SSD1306 or SH1106 that keeps its RAM (screen()).
+ticks_us on the emulated chip counts emulated cycles at 125 MHz: device time, whatever the
+host's load.
 """
 import json
 import os
@@ -106,7 +107,8 @@ def free_port():
 class Emulator:
     """One emulated Pico. pins_high: the buttons read released from power-on, so main.py runs
     the App; otherwise every button reads held (safe mode: the REPL stays free).
-    flash_img keeps the filesystem across emulator restarts (a power cycle).
+    flash_img keeps the filesystem (the flash from 0xA0000) across emulator restarts (a power
+    cycle); the firmware below it is uf2's (default: the official MicroPython).
     display: the board file's display dict (default the Pico's: an SSD1306 on I2C), which the
     model panel follows (controller, bus and its pins); addr: where it answers on I2C (None:
     nothing does). trace_pins: GPIOs whose level changes trace() returns; neopixel_pin: the
@@ -115,10 +117,11 @@ class Emulator:
     gpio the display's pins' numbers by board name."""
 
     def __init__(self, flash_img, pins_high=False, log=None, display=None, addr=0x3C, trace_pins=(),
-                 neopixel_pin=None, circuitpython=False, gpio=None):
+                 neopixel_pin=None, circuitpython=False, gpio=None, uf2=None):
         self.circuitpython = circuitpython
         self.gpio = gpio or {}
         self.flash_img = flash_img
+        self.uf2 = uf2  # None: the folder's own firmware
         self.pins_high = pins_high
         self.log = log or os.devnull
         self.display = display or board_file()["display"]
@@ -136,8 +139,8 @@ class Emulator:
         where = cp_folder() if self.circuitpython else folder()
         self.repl_port, self.ctl_port = free_port(), free_port()
         d = dict((k, self.gpio.get(v, v)) for k, v in self.display.items())
-        uf2 = CP_UF2 if self.circuitpython else UF2
-        cmd = ["node", RUN_MJS, "--uf2", os.path.join(where, uf2), "--bootrom", os.path.join(where, BOOTROM),
+        uf2 = self.uf2 or os.path.join(where, CP_UF2 if self.circuitpython else UF2)
+        cmd = ["node", RUN_MJS, "--uf2", uf2, "--bootrom", os.path.join(where, BOOTROM),
                "--i2c-stub", "--port", str(self.repl_port), "--ctl-port", str(self.ctl_port),
                "--flash-img", self.flash_img, "--display", d["driver"], "--display-bus", d.get("bus", "i2c"),
                "--i2c-addr", "none" if self.addr is None else "0x%x" % self.addr]
@@ -300,17 +303,23 @@ class Emulator:
 
 
 def flash(emu, files, where, tree=ROOT):
-    """`azul-companion flash --driver local` onto the emulated board, then the measuring
-    module (bench/pico_device.py as picobench.mpy) and `files` ({board path: bytes}).
-    tree: the checkout whose firmware is flashed (another revision's, extracted). Returns
-    flash's last line."""
-    sys.path.insert(0, ROOT)
-    from host_tools.flash import mkdirs_code, mpy_cross
+    """`azul-companion flash --driver local` onto the emulated board, then install(). tree:
+    the checkout whose firmware is flashed (another revision's, extracted). Returns flash's
+    last line."""
     # the tree's own host_tools (python -m from it), whatever the venv has installed
     r = subprocess.run([sys.executable, "-m", "host_tools", "flash", "--port", emu.port, "--driver", "local"],
                        capture_output=True, text=True, timeout=1800, cwd=tree)
     if r.returncode != 0:
         raise RuntimeError("flash failed: %s" % (r.stderr or r.stdout).strip()[-500:])
+    install(emu, files, where)
+    return r.stdout.strip().splitlines()[-1]
+
+
+def install(emu, files, where):
+    """The measuring module (bench/pico_device.py as picobench.mpy) and `files` ({board
+    path: bytes}) onto the emulated board: all a firmware image (azul-companion build) needs."""
+    sys.path.insert(0, ROOT)
+    from host_tools.flash import mkdirs_code, mpy_cross
     mpy = os.path.join(where, "picobench.mpy")
     subprocess.run([mpy_cross(), "-o", mpy, DEVICE_SRC], check=True, capture_output=True, timeout=60)
     args = ["fs", "cp", mpy, ":picobench.mpy"]
@@ -323,6 +332,6 @@ def flash(emu, files, where, tree=ROOT):
     for dest in files:  # each folder and the folders it is in ("data" before "data/history")
         parts = dest.split("/")[:-1]
         folders.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
-    emu.mpremote("exec", mkdirs_code(sorted(folders)))
+    if folders:
+        emu.mpremote("exec", mkdirs_code(sorted(folders)))
     emu.mpremote(*args)
-    return r.stdout.strip().splitlines()[-1]

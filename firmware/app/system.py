@@ -1,6 +1,6 @@
-"""The main menu, the Settings and the button test."""
-from hal.keys import NAMES, CODE_MASK, LONG, REPEAT, BACK
-from app.ui import Menu, Screen
+"""The main menu, the Settings, the button test and About."""
+from hal.keys import NAMES, CODE_MASK, LONG, REPEAT, BACK, OK, UP, DOWN
+from app.ui import Menu, Screen, ListScreen, COLS
 
 ONOFF = [("off", False), ("on", True)]
 LAYOUTS = [("strip", "strip"), ("5x5", "matrix5x5")]
@@ -41,7 +41,7 @@ class Settings(Menu):
         # a game's own settings (Sintra's board values): its registry entry names the item,
         # its entry module makes the screen (settings(app)), imported when chosen
         items += [(g.settings, _own(app, g.key)) for g in GAMES if g.settings]
-        items.append(("Games kept", lambda: app.push(history_form(app))))
+        items += [("Games kept", lambda: app.push(history_form(app))), ("About", lambda: app.push(About(app)))]
         Menu.__init__(self, app, "Settings", items)
 
 
@@ -158,6 +158,45 @@ class ButtonTest(Screen):
         cv.row(0, "Button test")
         cv.row(1, self.last)
         cv.row(2, "hold BACK: exit")
+
+
+class About(ListScreen):
+    """The firmware's version, the board, and how the firmware is installed: an image that
+    holds it all (azul-companion build: its frozen image.py names the board it was built
+    for) or files on flash (azul-companion flash); then the MicroPython it runs on."""
+    title = "About"
+
+    def __init__(self, app):
+        ListScreen.__init__(self, app)
+        self.cursor = None  # type: ignore[assignment]  # read-only: UP/DOWN scroll (ListScreen.move)
+        import sys
+        from version import VERSION
+        try:
+            import image  # type: ignore[import-not-found]  # (frozen in an image only)
+            how = "image: %s" % (getattr(image, "BOARD", "?"),)
+        except ImportError:
+            how = "files on flash"
+        impl = sys.implementation
+        under = [impl.name]  # (a host's: no version, so that the guide's picture stays)
+        if impl.name == "micropython":
+            under = ["MicroPython", "v" + ".".join(str(n) for n in impl.version[:3])]
+        board = []  # type: list[str]  # the board file's name, in rows of whole words
+        for word in app.board.get("name", "?").split():
+            if board and len(board[-1]) + 1 + len(word) <= COLS:
+                board[-1] += " " + word
+            else:
+                board.append(word)
+        self.lines = ["version " + VERSION] + board + [how] + under
+
+    def rows(self):
+        return self.lines
+
+    def key(self, k):
+        base = k & CODE_MASK
+        if base in (UP, DOWN):
+            self.move(base, len(self.lines))
+        elif base in (OK, BACK):
+            self.app.back()
 
 
 def _save(app, changes):
