@@ -248,6 +248,8 @@ class App:
             made = made or self.home_screen()
             self.ledview.take(made.leds, self.session, self.entered)
             made.leds = None  # (taken: the screen holds them no longer)
+            if self.session.finished:  # final standings enter nothing: the next OK after an
+                unload(("app.form", "app.entries", self.session.info.screens))  # undo imports them
         self.push(made)
 
     def home_screen(self, state=None, session=None):

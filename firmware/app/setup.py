@@ -94,7 +94,11 @@ class Start:
 
     def prepare(self):
         args = self.args()
-        return args is not None and ready(self.app, self.cfg, args)
+        try:
+            return args is not None and ready(self.app, self.cfg, args)
+        except MemoryError:  # a full heap: the press makes the game itself
+            self.cfg.pop("made", None)
+            return False
 
 
 class NewGame:
