@@ -108,11 +108,10 @@ def watchdog(board):
         return None
 
 
-def sleeper(board, buttons, clock):
-    """(sleep function, longest sleep) for the board: a light sleep that a press ends, or
-    plain sleeps short enough to see a press in time."""
+def sleeper(board, clock):
+    """(sleep function, longest sleep) for the board: a light sleep that a press ends (the
+    button pins' interrupts, hal.buttons), or plain sleeps short enough to see a press in time."""
     if board.get("sleep") == "lightsleep":
-        buttons.wake_on_press()
         return clock.light_sleep_ms, NAP_MS
     return clock.sleep_ms, POLL_MS
 
@@ -134,7 +133,7 @@ def main():
     gc.collect()
     app = App(display, leds, Storage(), clock, board)
     dog = watchdog(board)
-    nap, longest = sleeper(board, buttons, clock)
+    nap, longest = sleeper(board, clock)
     drawn = True  # a press's frame (or the first) is being sent
     down = None  # when a button went down (ticks_ms), while one is
     from hal.keys import BACK
