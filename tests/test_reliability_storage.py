@@ -256,6 +256,11 @@ DAMAGED = {
     "not an object": HEADER + b"[1, 2, 3]\n",
     "header a list": b'["azul"]\n{"e": "first", "p": 0}\n',
     "wrong event shape": HEADER + b'{"e": "wall", "p": "x", "tiles": 7}\n',
+    # a power cut while FAT rewrote the record's sector: the lines after the cut's sector
+    # erased (0xFF), the file's length kept; or its end filled with zeros: many lines lost,
+    # never one torn line to cut off and resume without
+    "erased lines (0xFF)": HEADER + b'{"e": "first", "p": 0}\n{"e": "end' + b"\xff" * 1500,
+    "zeros for lines": HEADER + b"\x00" * 600,
 }
 
 

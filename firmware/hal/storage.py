@@ -260,6 +260,10 @@ class Storage:
         """
         parts = self._read(path).split(b"\n")
         torn = len(parts[-1]) > 0  # text after the last "\n" never got its end
+        if torn and (b"\xff" in parts[-1] or b"\x00" in parts[-1]):
+            # erased flash (0xFF) or a file grown with zeros where lines were: never text, and
+            # maybe many lines long, not one torn line (the caller keeps the file as it is)
+            raise ValueError("line %d: erased bytes (0xFF or NUL), not a torn line" % len(parts))
         lines = []
         for i in range(len(parts) - 1):
             try:
