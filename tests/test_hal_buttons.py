@@ -140,6 +140,7 @@ class FakeKeypad:
     def __init__(self):
         self.queue = []
         self.made = None
+        self.reset = False
         fake = self
 
         class Event:
@@ -149,6 +150,9 @@ class FakeKeypad:
             def __init__(self, pins, value_when_pressed, pull, interval):
                 fake.made = (pins, value_when_pressed, pull, interval)
                 self.events = self
+
+            def reset(self):
+                fake.reset = True
 
             def get_into(self, event):
                 if not fake.queue:
@@ -173,6 +177,7 @@ def feather(monkeypatch):
 def test_three_button_board_file_mapping_with_fake_keypad(monkeypatch):
     buttons, kp = feather(monkeypatch)
     assert kp.made == (("D9", "D5", "D6"), False, True, 0.005)  # UP, DOWN, OK: short to GND
+    assert kp.reset  # a button held at power-on is queued as pressed
     got = []
     for t in range(0, 1500, 10):
         if t == 100:

@@ -14,6 +14,7 @@ class KeypadReader:
         import keypad
         pins = tuple(getattr(board, name) for name in pin_names)
         self._keys = keypad.Keys(pins, value_when_pressed=not active_low, pull=True, interval=SCAN_S)
+        self._keys.reset()  # a button already down (held at power-on: safe mode) is queued as pressed
         self._event = keypad.Event()
         self._mask = 0
         self.edge_ms = 0

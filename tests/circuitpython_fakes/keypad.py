@@ -33,3 +33,6 @@ class Keys:
         self.pins = tuple(pins)
         self.state = [False] * len(self.pins)
         self.events = _Queue(self)
+
+    def reset(self):
+        self.state = [False] * len(self.pins)  # a held button: queued as pressed
