@@ -86,6 +86,15 @@ def play(emu, gpio, ks):
             press(emu, gpio, k)
 
 
+def reset(emu):
+    """Press RESET and wait until the app has set the display up again: the SSD1306 keeps its
+    memory through the Feather's reset (as the wing's does), so the old frame shows meanwhile,
+    and a press before the app has started is no press."""
+    sent = emu.stats()["i2c"]["bytes"]
+    emu.reset()
+    emu.wait_for(lambda: emu.stats()["i2c"]["bytes"] > sent + 600, what="the display set up after RESET")
+
+
 def settle(emu, frame, what):
     """Wait (device time) until the screen is `frame`: a press latched while the app was
     busy is handled once it is free."""
@@ -120,11 +129,11 @@ def test_a_two_player_game_through_the_buttons_survives_reset_and_replays_to_its
         assert any(menu)
         play(emu, gpio, first.keys)
         settle(emu, bytes(first.display.buffer), "round 2, the first entry saved")
-        emu.reset()  # RESET in the middle of a round
+        reset(emu)  # RESET in the middle of a round
         settle(emu, resumed_mid, "the game resumed after RESET")
         play(emu, gpio, second.keys)
         settle(emu, bytes(second.display.buffer), "the final standings")
-        emu.reset()  # and after the end
+        reset(emu)  # and after the end
         settle(emu, bytes(end.display.buffer), "the finished game resumed after RESET")
     pulled = str(tmp_path / "current.jsonl")
     assert cpsim.get(img, "/data/current.jsonl", pulled)
