@@ -181,16 +181,20 @@ class Buttons:
     def poll(self, now_ms):
         ab = self._ab_reader
         if ab is not None:
-            mask = self._ab_edge() if self._ab_edge else -1
-            while mask >= 0:  # every latched transition of A and B, in order
-                self._turn(mask)
-                mask = self._ab_edge()
+            edge = self._ab_edge
+            if edge is not None:
+                mask = edge()
+                while mask >= 0:  # every latched transition of A and B, in order
+                    self._turn(mask)
+                    mask = edge()
             self._turn(ab.read())
         reader = self._reader
-        mask = self._edge() if self._edge else -1
-        while mask >= 0:
-            self.logic.edge(reader.edge_ms, mask)
-            mask = self._edge()
+        edge = self._edge
+        if edge is not None:
+            mask = edge()
+            while mask >= 0:
+                self.logic.edge(reader.edge_ms, mask)
+                mask = edge()
         self.logic.update(now_ms, reader.read())
 
     def _turn(self, ab):
@@ -222,7 +226,7 @@ class MachinePinReader:
         pull = Pin.PULL_UP if active_low else Pin.PULL_DOWN
         self._pins = [Pin(p, Pin.IN, pull) for p in pins]
         self._level = 0 if active_low else 1
-        self._times = [0] * EDGES
+        self._times = [0] * EDGES  # type: list
         self._masks = [0] * EDGES
         self._head = 0  # written by the interrupt only
         self._tail = 0  # written by edge() only
