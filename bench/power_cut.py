@@ -130,10 +130,15 @@ class Board:
                               pico=self.name == "pico")
 
     def ready(self, emu):
-        """Until the board takes the REPL: the app's first frame (the Feather), a second."""
-        if self.name == "feather_rp2040" and not emu.safe:
+        """Until the board takes the REPL: the Feather's first frame out of safe mode, else
+        3 s (the Pico's: of wall time, since its REPL waiting for input sets no timer and the
+        emulated clock stands still while nothing is due)."""
+        if self.name == "pico":
+            time.sleep(3)
+        elif emu.safe:
+            emu.wait_emulated(3000)
+        else:
             emu.first_frame_ms()
-        emu.wait_emulated(1000)
 
     def run(self, emu, code):
         """Run code on the board; its output."""
@@ -217,7 +222,7 @@ def one_cut(board, base, rng, index, lines, expected, code_file):
     shown = max(seen) if seen else 0
     paths = sorted(expected) + [code_file, "data/current.jsonl"]
     with board.emulator(img) as check:
-        check.wait_emulated(3000)
+        board.ready(check)
         out = board.run(check, CHECK.replace("PATHS", repr(paths)))
     got = json.loads([l for l in out.splitlines() if l.startswith("CHECK ")][0][6:])
     lost_files = [p for p in sorted(expected) if got.get(p) != expected[p]]
@@ -256,7 +261,7 @@ def main():
             lines = len([l for l in f.read().split("\n") if l])
         # the code file's crc and how long the appends take (wall s, under the chip's timings)
         with board.emulator(base) as emu:
-            emu.wait_emulated(3000)
+            board.ready(emu)
             board.code_crc = json.loads([l for l in board.run(emu, CHECK.replace("PATHS", repr([code_file])))
                                          .splitlines() if l.startswith("CHECK ")][0][6:])[code_file]
         img = os.path.join(where, "timing.img")
