@@ -17,10 +17,11 @@ import importlib.util
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
+
+import picosim
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENV = "AZUL_CPSIM"
@@ -38,15 +39,9 @@ def folder():
 
 def missing():
     """None when the emulator can run, else the reason it cannot (for a skip or an exit 0)."""
-    where = folder()
-    for name in (UF2, BOOTROM, "cpdrive.py", "cprepl.py"):
-        if not os.path.exists(os.path.join(where, name)):
-            return "no emulated Feather: %s not found (set %s to the cpsim folder)" % (
-                os.path.join(where, name), ENV)
-    if not shutil.which("node"):
-        return "no emulated Feather: node is not on PATH"
-    if not os.path.isdir(os.path.join(ROOT, "node_modules", "rp2040js")):
-        return "no emulated Feather: npm package rp2040js is not installed (./dev.sh setup)"
+    reason = picosim.files_or_node_missing("Feather", folder(), (UF2, BOOTROM, "cpdrive.py", "cprepl.py"), ENV)
+    if reason:
+        return reason
     if not shutil.which("mcopy"):
         return "no emulated Feather: mtools is not installed (apt-get install mtools)"
     return None
@@ -54,13 +49,8 @@ def missing():
 
 def board_buttons():
     """Button name -> GPIO of the wing's buttons (the board file names them D9, D6, D5)."""
-    sys.path.insert(0, os.path.join(ROOT, "firmware"))
-    try:
-        from boards import feather_rp2040
-    finally:
-        sys.path.pop(0)
     gpio = {"D9": 9, "D6": 8, "D5": 7}  # the Feather RP2040's pinout
-    return dict((name, gpio[pin]) for name, pin in feather_rp2040.BOARD["buttons"].items())
+    return dict((name, gpio[pin]) for name, pin in picosim.board_file("feather_rp2040")["buttons"].items())
 
 
 def _cpdrive(img, *args):
@@ -102,28 +92,6 @@ def get(img, path, local):
     return r.returncode == 0 and os.path.exists(local)
 
 
-def listing(img, path="/"):
-    """The names in a drive folder ([] when it is missing)."""
-    r = subprocess.run([sys.executable, os.path.join(folder(), "cpdrive.py"), img, "ls", path],
-                       capture_output=True, text=True, timeout=120)
-    if r.returncode:
-        return []
-    names = []
-    for line in r.stdout.splitlines():  # mdir: "NAME EXT size date time longname"
-        parts = line.split()
-        if len(parts) >= 4 and (parts[-1][:1] != "." and not line.startswith((" ", "Volume", "Directory"))):
-            names.append(parts[-1])
-    return names
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
 def _cprepl():
     spec = importlib.util.spec_from_file_location("azul_cprepl", os.path.join(folder(), "cprepl.py"))
     module = importlib.util.module_from_spec(spec)
@@ -131,25 +99,22 @@ def _cprepl():
     return module
 
 
-class Emulator:
+class Emulator(picosim.Emulator):
     """One emulated Feather RP2040 + OLED FeatherWing. safe=True holds OK (D6) from power-on:
     boot.py leaves the drive to the computer and the app does not start (the REPL is free).
-    extra: more run.mjs options (--flash-op-ms 45,8, --fram ...)."""
+    extra: more run.mjs options (--flash-op-ms 45,8 ...). pico=True: the Pico's MicroPython
+    firmware (../shared/picosim) on the same run.mjs. The control port, stats, pins, waits
+    and stop are picosim.Emulator's."""
 
     def __init__(self, flash_img, safe=False, log=None, extra=(), pico=False):
-        self.flash_img = flash_img
+        picosim.Emulator.__init__(self, flash_img, log=log)
         self.safe = safe
-        self.log = log or os.devnull
         self.extra = list(extra)
-        self.pico = pico  # the Pico's MicroPython firmware (../shared/picosim) instead
-        self.proc = None
-        self.repl_port = self.ctl_port = None
+        self.pico = pico
 
-    def start(self, timeout=180):
+    def command(self):
         where = folder()
-        self.repl_port, self.ctl_port = free_port(), free_port()
         if self.pico:  # its buttons all read held unless high: safe mode leaves them low
-            import picosim
             uf2, i2c = os.path.join(picosim.folder(), picosim.UF2), (4, 5)
             high = [] if self.safe else sorted(picosim.board_buttons().values())
         else:
@@ -160,33 +125,10 @@ class Emulator:
                "--i2c-stub", "--i2c-pins", "%d,%d" % i2c, "--quiet"] + self.extra
         if high:
             cmd += ["--pins-high", ",".join(map(str, sorted(high)))]
-        with open(self.log, "ab") as log:
-            self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
-        end = time.monotonic() + timeout
-        while True:
-            if self.proc.poll() is not None:
-                raise RuntimeError("the emulator exited at start (code %s)%s" % (self.proc.returncode, self.log_tail()))
-            try:
-                self.stats()
-                return self
-            except OSError:
-                pass
-            if time.monotonic() > end:
-                self.stop()
-                raise RuntimeError("the emulator did not come up in %d s" % timeout)
-            time.sleep(0.2)
+        return cmd
 
-    def stop(self):
-        """Stop the emulator this object started (by its PID); it writes the flash image."""
-        p, self.proc = self.proc, None
-        if p is None or p.poll() is not None:
-            return
-        p.terminate()
-        try:
-            p.wait(60)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait(10)
+    def start(self, timeout=180):
+        return picosim.Emulator.start(self, timeout)
 
     def cut(self):
         """A power cut: SIGKILL, the image as the last finished flash operation left it."""
@@ -195,32 +137,8 @@ class Emulator:
             p.kill()
             p.wait(10)
 
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.stop()
-
-    def ctl(self, command, timeout=60):
-        """One command on the control port; its answer line."""
-        with socket.create_connection(("127.0.0.1", self.ctl_port), timeout=timeout) as s:
-            s.sendall(command.encode() + b"\n")
-            buf = b""
-            while not buf.endswith(b"\n"):
-                d = s.recv(65536)
-                if not d:
-                    break
-                buf += d
-        return buf.decode().strip()
-
-    def stats(self):
-        return json.loads(self.ctl("stats"))
-
     def emu_ms(self):
         return self.stats()["emu_ns"] / 1e6
-
-    def pin(self, gpio, level):
-        assert self.ctl("pin %d %d" % (gpio, level)) == "ok"
 
     def reset(self):
         """The RESET button: boot.py and code.py run again, the flash kept."""
@@ -231,15 +149,6 @@ class Emulator:
         d = json.loads(self.ctl("screen-json"))
         d["pages"] = [bytes.fromhex(p) for p in d["pages"]]
         return d
-
-    def wait_emulated(self, ms, timeout=300):
-        """Let `ms` of device time pass (a sleeping chip runs no faster than the wall clock)."""
-        end = self.stats()["emu_ns"] + ms * 1e6
-        deadline = time.monotonic() + timeout
-        while self.stats()["emu_ns"] < end:
-            if time.monotonic() > deadline:
-                raise RuntimeError("the emulated clock did not advance %d ms in %d s" % (ms, timeout))
-            time.sleep(0.01)
 
     def wait_for(self, check, timeout=300, what="the screen"):
         """Poll check() (every ~20 ms of wall time) until it returns something true."""
@@ -253,22 +162,9 @@ class Emulator:
             time.sleep(0.02)
 
     def first_frame_ms(self, timeout=600):
-        """Power-on to the end of the App's first frame, in device ms: the control port is
-        polled until the display's byte count stops growing while the chip idles (under a
-        third of 300 ms running); the frame ended at the first poll that saw that count.
-        Resolution: one poll, 5-20 ms of device time."""
-        samples = []
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            st = self.stats()
-            samples.append((st["emu_ns"], st["cycles"], st["i2c"]["bytes"]))
-            old = [s for s in samples if s[0] <= st["emu_ns"] - 300e6]
-            if st["i2c"]["bytes"] > 600 and old:  # (the display's set-up alone: 581 bytes)
-                ns0, cyc0, bytes0 = old[-1]
-                if (st["cycles"] - cyc0) * 8 / (st["emu_ns"] - ns0) < 0.33 and bytes0 == st["i2c"]["bytes"]:
-                    return min(s[0] for s in samples if s[2] == st["i2c"]["bytes"]) / 1e6
-            time.sleep(0.005)
-        raise RuntimeError("no idle first frame within %d s%s" % (timeout, self.log_tail()))
+        """Power-on to the end of the App's first frame, device ms (picosim's way, past the
+        581 bytes of the display's set-up)."""
+        return picosim.Emulator.first_frame_ms(self, timeout, setup_bytes=600)
 
     def exec(self, code, timeout=600):
         """Stop code.py, run code in the raw REPL, leave it; (stdout, stderr) as text."""
@@ -280,12 +176,3 @@ class Emulator:
         finally:
             board.s.close()
         return out.decode(errors="replace"), err.decode(errors="replace")
-
-    def log_tail(self):
-        try:
-            with open(self.log, "rb") as f:
-                f.seek(0, 2)
-                f.seek(max(0, f.tell() - 2000))
-                return "\nemulator log ends:\n" + f.read().decode(errors="replace")
-        except OSError:
-            return ""
