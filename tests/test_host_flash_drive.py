@@ -202,3 +202,22 @@ def test_drive_the_board_has_taken_says_how_to_get_it_back(tmp_path):
     assert r.returncode == 1, r.stdout + r.stderr
     assert "Read-only file system (the board's code has the drive: hold OK (pin D6) while plugging" in r.stderr
     assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+
+
+def test_circuitpython_10_gets_its_own_mpy_and_loses_the_source_an_older_flash_left(tmp_path):
+    """CircuitPython 10 reads .mpy marked "C" (MicroPython's v6 format); a module's .py left
+    by a flash in source would be imported before its .mpy, so it goes."""
+    drive = new_drive(tmp_path / "CIRCUITPY", BOOT_OUT.replace("9.2.8", "10.2.1"))
+    (drive / "app").mkdir()
+    (drive / "app" / "app.py").write_text("raise ImportError('stale')\n")
+    r = cli("flash", "--board", "feather_rp2040", "--drive", str(drive))
+    assert r.returncode == 0, r.stderr
+    files = tree(drive)
+    assert "app/app.py" not in files and "app/app.mpy" in files
+    assert "lib/adafruit_ssd1306.mpy" in files and "main.mpy" in files
+    assert sorted(p for p in files if p.endswith(".py")) == ["boot.py", "code.py"]
+    assert (drive / "main.mpy").read_bytes()[:2] == b"C\x06"
+    assert "data/history/0001.jsonl" in files  # the records stay
+    again = cli("flash", "--board", "feather_rp2040", "--drive", str(drive), "--source")
+    assert again.returncode == 0, again.stderr
+    assert "app/app.py" in tree(drive) and "app/app.mpy" not in tree(drive)

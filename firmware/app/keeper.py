@@ -154,7 +154,7 @@ class Keeper:
         for b in tail:
             if b == 0 or b == 0xFF:
                 text = False
-        what = "last entry lost" if text else "record end unreadable"
+        what = "last entry lost" if text else "record end unreadable, entries lost"
         return "%s: kept as torn-%d" % (what, n)
 
     # ---- the game in play ----
