@@ -6,7 +6,7 @@ game's appends leaves on the board's own filesystem, counted per board.
 The board runs the project's own Storage.append_line over the 244 lines of the 5-player
 5211 golden record, printing "OK n" once each append has returned (what the screen would
 then show as saved), beside a settings file and a game in the history written before. The
-emulator (tests/rp2040/run.mjs) writes every flash erase and program into the image before
+emulator (tests/emulator/run.mjs) writes every flash erase and program into the image before
 the CPU goes on, an erase taking 45 ms and a program 8 ms a 4 KB sector of wall time
 (--flash-op-ms 45,8, a W25Q/GD25Q chip's typical times), so a SIGKILL at a random moment
 falls inside them as often as on a real chip. After each cut the image boots again (safe
@@ -84,7 +84,7 @@ class Board:
         self.name, self.where = name, where
 
     def missing(self):
-        return cpsim.missing() if self.name == "feather_rp2040" else (picosim.missing() or cpsim.missing())
+        return cpsim.missing() if self.name == "feather_rp2040" else picosim.missing()
 
     def image(self):
         """The flashed firmware, the settings and a filed game on the board's filesystem."""
@@ -125,9 +125,10 @@ class Board:
         for the Feather's appends: its code may write the drive only when boot.py gave it the
         drive, out of safe mode (the app starts; the REPL's Ctrl-C stops it)."""
         extra = ["--flash-op-ms", OP_MS] if cut else []
-        safe = not (cut and self.name == "feather_rp2040")
-        return cpsim.Emulator(img, safe=safe, log=os.path.join(self.where, "emu.log"), extra=extra,
-                              pico=self.name == "pico")
+        log = os.path.join(self.where, "emu.log")
+        if self.name == "pico":  # every button read held: safe mode
+            return picosim.Emulator(img, log=log, extra=extra)
+        return cpsim.Emulator(img, safe=not cut, log=log, extra=extra)
 
     def ready(self, emu):
         """Until the board takes the REPL: the Feather's first frame out of safe mode, else

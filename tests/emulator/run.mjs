@@ -1,6 +1,7 @@
-// Azul Companion's emulated RP2040 (tests/picosim.py runs it): ../shared/cpsim/run.mjs (itself
-// ../shared/picosim's, for MicroPython and CircuitPython alike), copied and extended here for
-// the project's displays and sleep. The firmware (--uf2) and boot ROM come from those folders.
+// Azul Companion's emulated RP2040, the one both emulated boards run on (tests/picosim.py: the
+// Pico's MicroPython; tests/cpsim.py: the Feather's CircuitPython): ../shared/cpsim/run.mjs
+// (itself ../shared/picosim's), copied and extended here. The firmware (--uf2) and boot ROM
+// come from those folders.
 //
 // node run.mjs --uf2 FILE --bootrom FILE [--port 2217] [--ctl-port PORT+1]
 //              [--flash-img FILE] [--flash-mb N] [--fs-start ADDR] [--pins-high 7,8,9]
@@ -9,6 +10,16 @@
 //              [--trace-pins 16,17] [--neopixel-pin 16] [--echo] [--quiet] [--zlp-poll] [--fast-idle] [--i2c-no-timing]
 //
 // Added in this project:
+//  * a timer alarm whose target is the current microsecond fires now, as on the chip (rp2040js
+//    took the fraction of a microsecond already past for a target in the past and scheduled
+//    it 2**32 us later);
+//  * WFI ends at once when an enabled interrupt is already pending, masked by PRIMASK or not,
+//    as on the chip (rp2040js woke the core only for an interrupt that became pending while it
+//    waited: CircuitPython, whose idle disables interrupts, checks for work, then runs WFI, met
+//    its 1 ms tick (on while keypad scans) between the two now and then and slept for good,
+//    the emulated clock stopped);
+//  * flash write-back per operation and the chip's erase/program times (--flash-op-ms): see
+//    "per operation" below;
 //  * the display model keeps the RAM of an SSD1306 (128 columns, its addressing modes and
 //    windows) or an SH1106 (--display sh1106: 132 columns, page addressing only, unknown
 //    commands ignored), noise at power-on as on the chip, behind I2C at --i2c-addr (none:
@@ -275,6 +286,7 @@ function buildChip(flashContent) {
       log(`BKPT #${code} at 0x${(core.PC - 2).toString(16)} - CPU stopped`);
     }
   };
+  fixTimerAlarms(mcu.peripherals[0x40054]);                                          // TIMER_BASE
   mcu.peripherals[0x40058].onWatchdogTrigger = () => { resetRequested = true; };  // WATCHDOG_BASE
   attachRDID(mcu.peripherals[0x18000]);                                               // XIP_SSI_BASE
 
@@ -332,6 +344,19 @@ function buildChip(flashContent) {
     });
   }
   mcu.core.PC = FLASH_BASE;           // start at boot2, like the upstream demo
+}
+
+// ---- timer alarms: the target compared with the whole microseconds the timer counts ----
+function fixTimerAlarms(timer) {
+  const ALARM0 = 0x10, ALARM3 = 0x1c, orig = timer.writeUint32.bind(timer);
+  timer.writeUint32 = (offset, value) => {
+    if (offset < ALARM0 || offset > ALARM3 || (offset & 3)) return orig(offset, value);
+    const alarm = timer.alarms[(offset - ALARM0) / 4];
+    const delta = (value - Math.floor(clock.nanos / 1000)) >>> 0;  // 0: it matches now
+    alarm.armed = true;
+    alarm.targetMicros = value;
+    alarm.clockAlarm.schedule(delta * 1000);
+  };
 }
 
 // ---- flash JEDEC ID ----
@@ -645,6 +670,12 @@ function execute() {
   for (let i = 0; i < 1000000 && !resetRequested; i++) {
     if (unknownBreak !== null) { idle = true; idleDelay = 100; break; }
     if ((i & 1023) === 0 && checkDormancy()) { idle = true; idleDelay = 10; anchorEmu = -1; break; }  // every clock stopped
+    if (core.waiting && ((core.pendingInterrupts & core.enabledInterrupts) || core.pendingSystick || core.pendingPendSV)) {
+      // WFI ends on an interrupt already pending, even one masked by PRIMASK (ARMv6-M); rp2040js
+      // wakes the core only when an interrupt becomes pending while it waits
+      core.waiting = false;
+      core.interruptsUpdated = true;
+    }
     if (core.waiting) {
       if (!clk.nextAlarm) { idle = true; idleDelay = 1; break; }  // nothing scheduled
       let ns = clk.nanosToNextAlarm;
