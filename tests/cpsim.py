@@ -6,7 +6,8 @@ wing's buttons on GPIO9/8/7 and a RESET button.
     missing() -> None, or why the emulated Feather cannot run here (one line)
     flash_folder(folder): `azul-companion flash --board feather_rp2040 --drive folder`
     new_drive(img, folder): a blank flash whose CIRCUITPY holds the folder (cpdrive.py, mtools)
-    Emulator(img, safe=False).start() ... .stop()   (also a context manager)
+    Emulator(img, safe=False, fram=None).start() ... .stop()   (also a context manager)
+    fram_file(fram_img, path): a file off the FRAM breakout's image (hal.fram_fs), or None
 
 CircuitPython's firmware, the boot ROM, the raw-REPL client cprepl.py and the drive tool
 cpdrive.py are read from ../shared/cpsim next to the project (AZUL_CPSIM names another
@@ -98,6 +99,36 @@ def get(img, path, local):
     return r.returncode == 0 and os.path.exists(local)
 
 
+def fram_file(fram_img, path):
+    """The bytes of a file on the emulated FRAM (its image, the emulator stopped), or None."""
+    from fram_chip import Chip
+    from hal.fram_fs import FramFS
+    with open(fram_img, "rb") as f:
+        fs = FramFS(Chip(data=f.read()))
+    try:
+        with fs.open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def fram_image(fram_img, files):
+    """An FRAM image holding `files` ({path: bytes}; their folders made), as the app writes them."""
+    from fram_chip import Chip
+    from hal.fram_fs import FramFS
+    chip = Chip(data=bytes(32768))
+    fs = FramFS(chip)
+    for path in sorted(files):
+        parts = path.split("/")
+        for i in range(1, len(parts)):
+            if "/".join(parts[:i]) not in fs.where:
+                fs.mkdir("/".join(parts[:i]))
+        with fs.open(path, "wb") as f:
+            f.write(files[path])
+    with open(fram_img, "wb") as f:
+        f.write(chip.bytes)
+
+
 def _cprepl():
     spec = importlib.util.spec_from_file_location("azul_cprepl", os.path.join(folder(), "cprepl.py"))
     module = importlib.util.module_from_spec(spec)
@@ -109,10 +140,11 @@ class Emulator(picosim.Emulator):
     """One emulated Feather RP2040 with its board file's display and buttons (board: another
     BOARD dict, written over the drive's boards/feather_rp2040.py; addr: where the display
     answers on I2C, None: nothing does). safe=True holds OK from power-on: boot.py leaves the
-    drive to the computer and the app does not start (the REPL is free). extra: more run.mjs
-    options (--flash-op-ms 45,8 ...)."""
+    drive to the computer and the app does not start (the REPL is free). fram: the image file
+    of an FRAM breakout on the I2C bus (made blank when missing; None: none fitted). extra:
+    more run.mjs options (--flash-op-ms 45,8 ...)."""
 
-    def __init__(self, flash_img, safe=False, log=None, extra=(), board=None, addr=0x3C):
+    def __init__(self, flash_img, safe=False, log=None, extra=(), board=None, addr=0x3C, fram=None):
         board = board or picosim.board_file("feather_rp2040")
         pins = gpio()
         display = dict((k, pins.get(v, v)) for k, v in board["display"].items())
@@ -121,7 +153,8 @@ class Emulator(picosim.Emulator):
         high = [pins["SDA"], pins["SCL"]] + [g for name, g in board_buttons(board).items()
                                              if not (safe and name == "OK")]
         picosim.Emulator.__init__(self, flash_img, pins_high=high, log=log, display=display, addr=addr,
-                                  uf2=os.path.join(folder(), UF2), extra=extra)
+                                  uf2=os.path.join(folder(), UF2),
+                                  extra=(["--fram-img", fram] if fram else []) + list(extra))
         self.safe = safe
 
     def firmware(self):

@@ -81,7 +81,8 @@ def test_circuitpython_shows_the_cpython_apps_frames_byte_for_byte(drive, tmp_pa
     buttons = cpsim.board_buttons(board)
     want = reference(board, tmp_path / "ref")
     got = []
-    with cpsim.Emulator(img, log=str(tmp_path / "cpsim.log"), board=board, addr=addr) as emu:
+    with cpsim.Emulator(img, log=str(tmp_path / "cpsim.log"), board=board, addr=addr,
+                        fram=str(tmp_path / "fram.img")) as emu:
         settle(emu)
         got.append(emu.screen())
         for k in KEYS:

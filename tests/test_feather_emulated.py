@@ -1,13 +1,16 @@
 """The Feather RP2040 build on its own interpreter (tests/cpsim.py: CircuitPython 10.2.1 on
-the emulated RP2040, the CIRCUITPY drive in the flash image, the FeatherWing's SSD1306 and buttons).
+the emulated RP2040, the CIRCUITPY drive in the flash image, the FeatherWing's SSD1306 and
+buttons, the FRAM breakout that keeps the games).
 
 Deployed as a maker deploys it (`flash --board feather_rp2040 --drive`, the folder put on
 the drive), powered on, a two-player Azul game played to its end by pressing the wing's
 buttons on their GPIO (a long press for LEFT, RIGHT and BACK), RESET pressed in the middle
 of a round and after the end: each time the screen (the SSD1306's memory) is the frame the
-CPython App draws for the same keys, and the record pulled off the drive is byte for byte
-the CPython App's, which `replay` scores as the screen shows. Skipped, with the reason,
-where the emulator, node, rp2040js or mtools is missing.
+CPython App draws for the same keys, and the record read off the FRAM is byte for byte
+the CPython App's, which `replay` scores as the screen shows; the drive is never written.
+Safe mode copies the FRAM's files onto the drive; without the FRAM the app keeps the games
+on the drive and says so. Skipped, with the reason, where the emulator, node, rp2040js or
+mtools is missing.
 """
 import os
 import shutil
@@ -119,7 +122,8 @@ def test_a_two_player_game_through_the_buttons_survives_reset_and_replays_to_its
     img = str(tmp_path / "flash.img")
     shutil.copyfile(drive_image, img)
     gpio = cpsim.board_buttons()
-    with cpsim.Emulator(img, log=str(tmp_path / "cpsim.log")) as emu:
+    fram = str(tmp_path / "fram.img")
+    with cpsim.Emulator(img, log=str(tmp_path / "cpsim.log"), fram=fram) as emu:
         emu.first_frame_ms()
         play(emu, gpio, first.keys)
         settle(emu, bytes(first.display.buffer), "round 2, the first entry saved")
@@ -130,9 +134,11 @@ def test_a_two_player_game_through_the_buttons_survives_reset_and_replays_to_its
         reset(emu)  # and after the end
         settle(emu, bytes(end.display.buffer), "the finished game resumed after RESET")
     pulled = str(tmp_path / "current.jsonl")
-    assert cpsim.get(img, "/data/current.jsonl", pulled)
+    with open(pulled, "wb") as f:
+        f.write(cpsim.fram_file(fram, "data/current.jsonl"))
     with open(pulled, encoding="utf-8") as f:
         assert f.read() == end.record()  # byte for byte what CPython wrote for the same keys
+    assert not cpsim.get(img, "/data/current.jsonl", str(tmp_path / "on_drive.jsonl"))  # the drive: no game
     replayed = cli("replay", pulled)
     assert replayed.returncode == 0, replayed.stderr
     standings = [l.split() for l in replayed.stdout.splitlines()[1:] if l.strip()[:1].isdigit()]
@@ -142,15 +148,46 @@ def test_a_two_player_game_through_the_buttons_survives_reset_and_replays_to_its
         assert name in screen and score in screen, screen
 
 
-def test_safe_mode_leaves_the_drive_to_the_computer_and_starts_no_app(drive_image, tmp_path):
-    img = str(tmp_path / "flash.img")
+def test_safe_mode_leaves_the_drive_to_the_computer_with_the_frams_files_on_it(drive_image, tmp_path):
+    img, fram = str(tmp_path / "flash.img"), str(tmp_path / "fram.img")
     shutil.copyfile(drive_image, img)
-    with cpsim.Emulator(img, safe=True, log=str(tmp_path / "cpsim.log")) as emu:
+    with open(os.path.join(cpsim.ROOT, "tests", "golden", "azul_grey_4p.jsonl"), "rb") as f:
+        game = f.read()
+    files = {"data/current.jsonl": game[:300], "data/history/000001.jsonl": game, "data/settings.json": b"{}"}
+    cpsim.fram_image(fram, files)
+    cpsim.put(img, str(make_folder(tmp_path / "stale", {"fram/data/history/000009.jsonl": b"gone"})))
+    with cpsim.Emulator(img, safe=True, log=str(tmp_path / "cpsim.log"), fram=fram) as emu:
         emu.wait_emulated(4000)
         assert emu.screen()["commands"] == 0  # the display never set up: the app did not start
         out, err = emu.exec("import storage\nprint(storage.getmount('/').readonly)\n"
                             "try:\n    open('/probe.txt', 'w')\nexcept OSError as e:\n    print(e.errno)\n")
     assert err == "" and out.split() == ["True", "30"], out + err  # EROFS: the computer may write it
+    for path, data in files.items():
+        got = str(tmp_path / "got")
+        assert cpsim.get(img, "/fram/" + path, got), path
+        with open(got, "rb") as f:
+            assert f.read() == data, path
+    assert not cpsim.get(img, "/fram/data/history/000009.jsonl", str(tmp_path / "stale.jsonl"))
+
+
+def test_without_the_fram_the_games_go_on_the_drive_and_the_screen_says_so(drive_image, tmp_path):
+    img = str(tmp_path / "flash.img")
+    shutil.copyfile(drive_image, img)
+    with cpsim.Emulator(img, log=str(tmp_path / "cpsim.log")) as emu:
+        emu.first_frame_ms()
+        shown = text_of(emu.shown())
+    assert "no FRAM" in shown, shown
+    log = str(tmp_path / "errors.log")
+    assert cpsim.get(img, "/data/errors.log", log)  # the drive went to the code
+    with open(log) as f:
+        assert "no FRAM" in f.read()
+
+
+def make_folder(where, files):
+    for path, data in files.items():
+        os.makedirs(os.path.dirname(str(where / path)), exist_ok=True)
+        (where / path).write_bytes(data)
+    return where
 
 
 def names_of(path):
