@@ -21,6 +21,7 @@ COMMANDS = (
     ("pull", "host_tools.flash", "copy game records off a board"),
     ("vboard", "host_tools.vboard", "start a virtual board running real MicroPython"),
     ("web", "host_tools.web", "the device as an offline web page (MicroPython webassembly)"),
+    ("verify", "host_tools.verify", "the scores a final Azul wall allows, and a verdict on a claimed one"),
 )
 RUN_FIRMWARE = ("sim", "vboard")  # commands that import firmware/ modules (app, hal, boards)
 
