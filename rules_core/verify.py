@@ -421,6 +421,7 @@ class Range:
         self.dp = dp
         self.low = self.high = None
         self.groups = groups(self.mask)
+        self.filled = 0  # the programme's subsets worked out so far (progress())
         self._work = self._run()
 
     def tiles(self):
@@ -429,6 +430,13 @@ class Range:
         for g in self.groups:
             n = max(n, _count(g))
         return n
+
+    def progress(self):
+        """The share of the programme's subsets worked out, in percent (0 without it)."""
+        total = 0
+        for g in self.groups:
+            total += 1 << _count(g)
+        return 100 * self.filled // total if self.dp and total else 0
 
     def memory(self):
         done = complete_rows(self.mask)
@@ -489,6 +497,7 @@ class Range:
             lo = bytearray(1 << len(cells))
             hi = bytearray(1 << len(cells))
             for _ in _fill(cells, lo, hi, self.piece):
+                self.filled += self.piece
                 yield True
             if complete_rows(g) & done:
                 final.append((g, cells, lo, hi))

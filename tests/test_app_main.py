@@ -225,7 +225,8 @@ def test_a_bug_in_a_module_imported_ahead_reaches_main_idle(tmp_path, monkeypatc
     if ahead == "prefetch":
         app.expect(["app.history"])
     else:
-        app.step(app.now + 100, DOWN)  # the cursor on History
+        app.step(app.now + 100, DOWN)
+        app.step(app.now + 100, DOWN)  # the cursor on History (below Check a score)
     rows = app.text()
     while main.idle(app):
         pass
@@ -246,13 +247,15 @@ def test_a_damaged_module_on_flash_is_left_to_the_press_that_needs_it(tmp_path, 
     if ahead == "prefetch":
         app.expect(["app.history"])
     else:
-        app.step(app.now + 100, DOWN)  # the cursor on History
+        app.step(app.now + 100, DOWN)
+        app.step(app.now + 100, DOWN)  # the cursor on History (below Check a score)
     while main.idle(app):
         pass
     assert not app.stalled and "app.history" not in sys.modules
     log = (data / "errors.log").read_text().splitlines()
     assert len(log) == 1 and log[0].startswith("ahead app.history: SyntaxError: ")
     if ahead == "prefetch":
+        app.step(app.now + 100, DOWN)
         app.step(app.now + 100, DOWN)
     app.step(app.now + 100, OK)
     assert type(app.screen).__name__ == "MainMenu" and "History" in app.text()

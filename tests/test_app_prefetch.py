@@ -73,7 +73,7 @@ if mode == "leave":
     log["wanted"] = list(d.app.wanted)
     log["held"] = sorted(m for m in log["prefetched"] if m in sys.modules)
 elif mode.startswith("menus"):  # the main menu's History, then its Settings (mode "menus-plain": no idle work)
-    d.press(games.DOWN)
+    d.press(games.DOWN, 2)  # (below New game and Check a score)
     d.press(games.OK)
     log["history"] = type(d.screen).__name__
     d.press(games.BACK)
@@ -84,11 +84,11 @@ elif mode.startswith("menus"):  # the main menu's History, then its Settings (mo
 elif mode == "resume-plain":  # a game's main menu, its History opened and left, then Resume
     d.new_game("Azul", "grey", 2)
     d.press(games.BACK)
-    d.press(games.DOWN, 2)
+    d.press(games.DOWN, 3)  # (below Resume, New game and Check a score)
     d.press(games.OK)
     d.press(games.BACK)
     log["hovered"] = "app.history" in sys.modules
-    d.press(games.UP, 2)
+    d.press(games.UP, 3)
     d.press(games.OK)
     log["resumed"] = type(d.screen).__name__
     log["held"] = sorted(m for m in ("app.history", "app.system", "app.setup") if m in sys.modules)

@@ -238,7 +238,7 @@ def test_a_cut_inside_a_new_games_header_leaves_no_game_open_and_the_last_one_fi
             rebooted.fs.files[paths.CURRENT] = bytearray()
         app = app_on(rebooted)
         assert app.session is None and type(app.screen).__name__ == "MainMenu", cut
-        assert app.text()[1:] == ["New game", "History", "Settings"], (cut, app.text())  # no Resume, no message
+        assert app.text()[1:] == ["New game", "Check a score", "History", "Settings"], (cut, app.text())  # no Resume, no message
         assert rebooted.content(paths.CURRENT) is None and rebooted.content(paths.CURRENT + ".tmp") is None, cut
         assert rebooted.content(paths.HISTORY_DIR + "/000001.jsonl") == first, cut
         assert not rebooted.exists(paths.ERRORS), cut

@@ -117,6 +117,7 @@ class MainMenu(Menu):
         if app.session is None:  # New game is the likely press: its first step loads meanwhile
             app.expect(NEW_GAME)
         items += [("New game", lambda: _module("setup").start(app)),
+                  ("Check a score", lambda: _module("check").start(app)),
                   ("History", lambda: app.push(_module("history").History(app))),
                   ("Settings", lambda: app.push(_module("system").Settings(app)))]
         Menu.__init__(self, app, "Azul Companion", items)

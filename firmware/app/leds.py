@@ -132,7 +132,7 @@ class LedView:
                 return
             w = self.want
             # the wall sets its 25 LEDs itself (the matrix shows it when no other case does)
-            walled = s is not None and not (idle == BLANK or flashing or chase)
+            walled = wall is not None and self.matrix and not (idle == BLANK or flashing or chase)
             for i in range(25 if walled else 0, self.n):
                 w[i] = OFF
             if idle == BLANK:
