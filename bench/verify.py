@@ -1,7 +1,8 @@
 """Check a score's work (rules_core.verify) on walls of 15, 20 and 25 tiles: CPython, the
-MicroPython unix port and the emulated Pico. The table of docs/performance.md ("Check a score").
+MicroPython unix port, the emulated Pico and the web page's MicroPython (webassembly, under
+node). The table of docs/performance.md ("Check a score").
 
-    .venv/bin/python bench/verify.py [--on cpython,unix,pico] [--sizes 15,20,25]
+    .venv/bin/python bench/verify.py [--on cpython,unix,pico,page] [--sizes 15,20,25]
 
 For each wall, one JSON line per interpreter:
   most_ms     the most placement points, proved by an order (Range(dp=False): no programme)
@@ -11,7 +12,9 @@ For each wall, one JSON line per interpreter:
   kb          the programme's arrays (Range.memory())
   low, high   the placement points (a check: every interpreter gives the same)
 CPython is timed with time.perf_counter, the others with time.ticks_us on the interpreter
-(the emulated Pico's is device time: tests/picosim.py). The unix port runs with a heap
+(the emulated Pico's is device time: tests/picosim.py; the page's, node's clock: the port
+the page loads, package.json's, run as a script with the two modules in one file). The
+unix port runs with a heap
 large enough for the arrays (-X heapsize). The emulated Pico gets only the two core modules
 on its flash, compiled as `azul-companion flash` compiles them; without ../shared/picosim
 (AZUL_PICOSIM) or node, its lines say why and the bench goes on. The emulator started here
@@ -20,6 +23,7 @@ is always stopped, by its PID.
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -29,10 +33,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[0:0] = [os.path.join(ROOT, "tests"), ROOT]
 
 # end-of-game walls with a complete row (the game ends after it): their tiles all touch
-WALLS = {15: "xxxxx,xxx..,x.xx.,.xxx.,.x...",
+WALLS = {13: "xxxxx,xxx..,xxx..,xx...,.....",
+         14: "xxxxx,xxxxx,xx...,xx...,.....",
+         16: "xxxxx,xxxxx,xxx..,xxx..,.....",
+         15: "xxxxx,xxx..,x.xx.,.xxx.,.x...",
          20: "xxxxx,xxxx.,xxx.x,xx.xx,.xxx.",
          25: "xxxxx,xxxxx,xxxxx,xxxxx,xxxxx"}
-DP_MAX = {"cpython": 25, "unix": 25, "pico": 15}
+DP_MAX = {"cpython": 25, "unix": 25, "pico": 15, "page": 18}
+PAGE_PORT = os.path.join(ROOT, "node_modules", "@micropython", "micropython-webassembly-pyscript", "micropython.mjs")
 
 CODE = """import time, gc
 from rules_core.verify import Range, parse_wall
@@ -91,6 +99,25 @@ def unix(sizes):
         results(r.stdout, "unix")
 
 
+def page(sizes):
+    if not os.path.exists(PAGE_PORT) or not shutil.which("node"):
+        print(json.dumps({"on": "page", "skipped": "no node or no %s (./dev.sh setup with npm)" % PAGE_PORT}))
+        return
+    jobs = [(n, WALLS[n], n <= DP_MAX["page"]) for n in sizes]
+    with open(os.path.join(ROOT, "rules_core", "__init__.py")) as f:
+        src = f.read()
+    with open(os.path.join(ROOT, "rules_core", "verify.py")) as f:
+        src += f.read().replace("from rules_core import const\n", "")
+    code = CODE.replace("from rules_core.verify import Range, parse_wall\n", "")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "bench.py")
+        with open(path, "w") as f:
+            f.write(src + "\n" + code % (jobs,))
+        r = subprocess.run(["node", PAGE_PORT, "-X", "heapsize=16m", path], capture_output=True, text=True,
+                           timeout=7200, cwd=tmp)
+        results(r.stdout, "page")
+
+
 def pico(sizes):
     import picosim
     reason = picosim.missing()
@@ -120,12 +147,12 @@ def pico(sizes):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--on", default="cpython,unix,pico")
+    ap.add_argument("--on", default="cpython,unix,pico,page")
     ap.add_argument("--sizes", default="15,20,25")
     args = ap.parse_args(argv)
     sizes = [int(n) for n in args.sizes.split(",")]
     for on in args.on.split(","):
-        {"cpython": cpython, "unix": unix, "pico": pico}[on](sizes)
+        {"cpython": cpython, "unix": unix, "pico": pico, "page": page}[on](sizes)
 
 
 if __name__ == "__main__":

@@ -13,8 +13,6 @@ import sys
 
 from hal.keys import UP, DOWN, LEFT, RIGHT, OK, BACK, CODE_MASK, REPEAT
 from app.ui import ListScreen, Menu
-from rules_core.azul import COLOURS
-from rules_core.verify import Check
 
 BOARD_TILES = 13  # a Pico: 2.8 s for 13 touching tiles, 5.8 s for 14 (bench/verify.py)
 PAGE_TILES = 16
@@ -23,9 +21,15 @@ _PIECE_MS = 20  # an idle frame's piece of the work (a press meanwhile waits for
 WALLS = (("coloured wall", False), ("grey wall", True))
 
 
+# what Check a score's later screens import, leaves first: imported in the idle frames after
+# its first press (a module imported from flash in a press costs a Pico 10-30 ms: app.app)
+NEEDS = ("rules_core", "rules_core.games", "rules_core.azul", "rules_core.verify")
+
+
 def start(app):
     """The main menu's Check a score: which wall first (the grey wall's cells show no
     colours, so its colour bonus is a range)."""
+    app.expect(NEEDS)
     app.push(Menu(app, "Check a score", [(label, _wall(app, grey)) for label, grey in WALLS]))
 
 
@@ -45,7 +49,6 @@ class WallScreen(ListScreen):
         self.grey = grey
         self.mask = mask
         self.r = self.c = 0  # the cursor: row 5 is "claim >"
-        self.cursor = None
         self._changed()
 
     def _changed(self):
@@ -54,7 +57,7 @@ class WallScreen(ListScreen):
         t = self.r * 5 + self.c
         at = "r%d c%d %s" % (self.r + 1, self.c + 1, "x" if self.mask >> t & 1 else "-") if self.r < 5 else ""
         self._rows = [at, "%d tile%s" % (n, "" if n == 1 else "s"), "OK: tile", "claim >"]  # (a new list: ListScreen)
-        self.cursor = 3 if self.r == 5 else None
+        self.cursor = 3 if self.r == 5 else None  # type: ignore[assignment]  # (None: no row, ListScreen)
         self._cells = wall_cells(self.mask, self.grey)
 
     def rows(self):
@@ -84,7 +87,8 @@ class WallScreen(ListScreen):
 
 def wall_cells(mask, grey):
     """The LEDs' wall: each tile in its printed colour (the grey wall's in white), else None."""
-    cells = [None] * 25
+    from rules_core.azul import COLOURS
+    cells = [None] * 25  # type: list
     for t in range(25):
         if mask >> t & 1:
             cells[t] = "white" if grey else COLOURS[(t % 5 - t // 5) % 5]
@@ -154,12 +158,13 @@ class Work:
     wall's largest group of touching tiles fits this device (memory and time)."""
 
     def __init__(self, mask, grey):
+        from rules_core.verify import Check
         self.check = Check(mask, grey, piece=32)
         r = self.check.placement
         free = getattr(gc, "mem_free", None)
         self.fits = r.tiles() <= (PAGE_TILES if PAGE else BOARD_TILES) and (free is None or r.memory() * 2 < free())
         if not self.fits:
-            self.check = Check(mask, grey, piece=32, dp=False)
+            self.check = Check(mask, grey, piece=32, dp=False)  # (its arrays not made yet)
         self.done = False
         self.shown = -1  # the progress the screen shows
 
@@ -175,7 +180,7 @@ class Work:
                     return True
         except MemoryError:  # the heap had no room for the programme's arrays after all
             self.fits = False
-            self.check = Check(self.check.mask, self.check.grey, piece=32, dp=False)
+            self.check = type(self.check)(self.check.mask, self.check.grey, piece=32, dp=False)
             return True
         self.done = True
         app.dirty = True
@@ -194,8 +199,8 @@ class ResultScreen(ListScreen):
         self.claim = claim
         self.work = claim.work
         self.title = "Claim %d" % claim.claim
-        self.cursor = None
-        self._rows = None
+        self.cursor = None  # type: ignore[assignment]  # a read-only list (ListScreen.move)
+        self._rows = None  # type: list | None
         self._made = None  # what the rows were made for: (done, progress)
 
     def wall_cells(self):
