@@ -35,6 +35,7 @@
 # Kept small, with comments instead of docstrings: MicroPython compiles this file from
 # source on a 64 KB heap in the tests.
 from rules_core.games import Rules, player, int_field
+from rules_core.sintra_board import board_problem
 from rules_core import RecordError, RuleError, const
 
 # Glass colours: pink, orange, yellow are named in the rulebook; green and blue are working
@@ -61,51 +62,6 @@ DEFAULT_BOARD = {"windows": PLACEHOLDER_WINDOWS, "track": INFERRED_TRACK, "ornam
 
 # Side A: points per ornament by its filled frames, 0..4 (遊戲結束 3) A面)
 ORNAMENT_POINTS = (0, 0, 3, 6, 10)
-
-
-# The board values as the device enters them (Settings > Sintra board): 8 window values
-# 0..9 a side; the track's 13 spaces top to bottom, 0 at the top (markers start there) and
-# -18 at the bottom (遊戲結束 note), never rising; side A's 4 ornaments, each between two
-# neighbouring windows [c, c + 1] (遊戲結束 3) A面: each surrounded by the frames of two
-# windows), one to a gap. A record's options.board is held to the same (board_problem).
-TRACK_SPACES = const(13)
-TRACK_BOTTOM = const(-18)
-WINDOW_MAX = const(9)
-
-
-def _ints(v, n, lo, hi):
-    # True when v is a list (or tuple) of n ints lo..hi (a bool is not a number here)
-    if type(v) not in (list, tuple) or len(v) != n:
-        return False
-    for x in v:
-        if type(x) is not int or not lo <= x <= hi:
-            return False
-    return True
-
-
-def board_problem(key, v):
-    # What is wrong with v as the board value `key` ("windows", "track", "ornaments"), in a
-    # short line the device's screen shows whole, or None. The one check of these values:
-    # the device's settings (app.settings) and a record's options.board both use it.
-    if key == "track":
-        if not _ints(v, TRACK_SPACES, TRACK_BOTTOM, 0) or v[0] or v[-1] != TRACK_BOTTOM:
-            return "track: 13 spaces 0 .. -18"
-        for i in range(1, TRACK_SPACES):
-            if v[i] > v[i - 1]:
-                return "track rises at space %d" % (i + 1)
-        return None
-    if key == "ornaments":
-        if type(v) not in (list, tuple) or len(v) != 4:
-            return "ornaments: 4 window pairs"
-        for i in range(4):
-            o = v[i]
-            if not _ints(o, 2, 1, _NCOLS) or o[1] != o[0] + 1:
-                return "ornaments: 4 window pairs"
-            for p in v[:i]:
-                if p[0] == o[0]:
-                    return "2 ornaments at win %d-%d" % (o[0], o[1])
-        return None
-    return None if _ints(v, _NCOLS, 0, WINDOW_MAX) else "windows: 8 values 0..9"
 
 
 def _board(board):

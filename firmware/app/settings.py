@@ -46,8 +46,8 @@ def _ok(k, v, leds):
 
 def sintra_problem(k, v):
     """What is wrong with v as the Sintra board value k (a short line), or None: the rules'
-    own check (rules_core.sintra.board_problem), which a record's options.board meets too."""
-    from rules_core.sintra import board_problem
+    own check (rules_core.sintra_board), which a record's options.board meets too."""
+    from rules_core.sintra_board import board_problem
     return board_problem(k.split("_")[1], v)
 
 
