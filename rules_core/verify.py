@@ -9,13 +9,18 @@ completes one. Earlier rounds are free (one tile a round plays any order), so:
 
     points = best over F of [best over every order of the wall less F] + F top to bottom
 
-F, the final round, holds one tile of each complete row and at most one of each other row.
+F, the final round, holds one tile of each complete row and at most one of each other row,
+of which only those sharing a column run with a complete row's tile need trying (finals()).
 The first part is a dynamic programme over the subsets of the wall's tiles (dp[S]: the
 best of S in any order, the tile placed last tried in turn); a tile's points depend only
 on the runs through it, so groups of tiles that touch none of each other (4-neighbours)
 are independent: the programme runs over each group's subsets, 2**n of them (one byte each
 for the fewest and for the most). A group without a complete row plays freely (its tiles
-need no place in the final round). A wall is a 25-bit mask, bit r * 5 + c.
+need no place in the final round). The most rarely needs the programme: a bound on any
+order's points (upper()) over every final round, and an order that scores it (witness()),
+prove it for all but about one wall in 300 (tests/test_verify.py checks the figures
+against a brute force over every legal sequence of rounds). A wall is a 25-bit mask, bit
+r * 5 + c.
 
 Bonuses do not depend on the order (遊戲結束): +2 a complete row, +7 a complete column, +10
 a colour with all 5 tiles. The coloured wall prints each cell's colour; the grey wall's are
@@ -57,6 +62,7 @@ for _p in range(32):
         if _p >> _i & 1:
             _SPREAD[_p] |= 1 << (_i * 5)
 _COLUMN = const(0x108421)  # column 1's cells
+del _p, _i, _a, _b
 
 
 def parse_wall(text):

@@ -192,7 +192,7 @@ class Work:
 
 class ResultScreen(ListScreen):
     """What the wall allows and the verdict on the claim; "checking" while the work goes on
-    (idle frames). BACK returns to the claim, OK to the main menu."""
+    (idle frames). BACK or OK returns to the claim (another one is checked at once)."""
 
     def __init__(self, app, claim):
         ListScreen.__init__(self, app)
@@ -223,10 +223,8 @@ class ResultScreen(ListScreen):
         base = k & CODE_MASK
         if base in (UP, DOWN):
             self.move(base, len(self.rows()))
-        elif base == BACK:
+        elif base == BACK or base == OK:
             self.app.back()
-        elif base == OK:
-            self.app.home()
 
 
 def result_rows(work, claim):
@@ -248,7 +246,7 @@ def result_rows(work, claim):
     elif c.high is not None:
         out.append("%d: not over max" % claim)
     if c.low is None:
-        out += ["fewest: %d tiles" % r.tiles(), "too many here:"]
+        out += ["%s: %d tiles" % ("fewest" if c.high is not None else "range", r.tiles()), "too many here:"]
         out += ["azul-companion", "verify"] if PAGE else ["see the web page"]
     return out
 
