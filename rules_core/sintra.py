@@ -45,6 +45,7 @@ COLOURS = ("pink", "orange", "yellow", "green", "blue")
 _NCOLS = const(8)    # windows per palace board, columns 1..8
 _NROUNDS = const(6)
 _STRIP = const(5)    # spaces on a pattern strip; a full strip is completed at once
+_PER_COLOUR = const(20)  # panes of each colour (遊戲配件)
 
 # Printed board values the rulebook text does not give; options.board overrides each key.
 # UNVERIFIED placeholder, for records that carry no windows: the rulebook only shows a window
@@ -252,13 +253,15 @@ class SintraRules(Rules):
             raise RuleError("all 5 panes are %s (bonus 5), so the kept glass is %s, not %s" % (rc, rc, keep))
         k = COLOURS.index(keep)
         r = COLOURS.index(rc)
-        for x in (k, r):  # the colours this strip can take beyond what exists
-            on_track = list(self.round_colors[self.round - 1:]).count(COLOURS[x])
+        for x in (k, r):  # the kept colour's and the round colour's panes in play at once
+            on_track = 0
+            for rnd in range(self.round - 1, _NROUNDS):
+                on_track += self.round_colors[rnd] == COLOURS[x]
             panes = self.kept[x] + (x == k) + on_track + (bonus - (k == r) if x == r else 0)
-            if panes > 20:
+            if panes > _PER_COLOUR:
                 kept = self.kept[x] + (x == k)
-                raise RuleError("only 20 %s panes exist: %d kept in windows, %d on the round indicator, %d on this strip"
-                                % (COLOURS[x], kept, on_track, panes - kept - on_track))
+                raise RuleError("only %d %s panes exist: %d kept in windows, %d on the round indicator, %d on this strip"
+                                % (_PER_COLOUR, COLOURS[x], kept, on_track, panes - kept - on_track))
         taken = self._take(_STRIP if self.round == 1 or self.completed[p] >> (col - 1) & 1 else 1)
         # (window_score() counts the windows right of col: the frame filled leaves it as it is)
         return i + 1 if g[i] else i, k + 1, bonus, self.window_score(p, col), taken
