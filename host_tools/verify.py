@@ -3,6 +3,14 @@ wall allows (rules_core.verify) and a verdict on a claimed one.
 
 WALL is five comma-separated rows of five cells, `x` a tile and `.` an empty cell, top row
 first: xxxxx,.x.x.,..x..,.....,x..... A bad WALL is one line on stderr and exit 2.
+
+--json prints one object: wall (as read), placement_min and placement_max (placement points
+over every legal order), bonus (rows +2, columns +7, and on the coloured wall colours +10),
+colour_bonus (its colours' part; null on the grey wall, whose cells show no colours: there
+colour_bonus_range [fewest, most] is added to min and max), min and max (the scores the wall
+allows), and with --claim: claim, verdict ("plausible", "impossible", or "floor": possible
+only with points lost on the floor) and by (how much over the most, or the fewest points
+lost on the floor), not given when plausible.
 """
 import sys
 
