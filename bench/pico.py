@@ -161,7 +161,7 @@ PROFILE = [
     ("rules_core.session", "Session", "standings", "Session.standings"),
     ("rules_core.session", "Session", "__init__", "Session.__init__"),
     ("rules_core.azul", "AzulRules", "apply", "rules.apply"),
-    ("rules_core.game5211", "Rules5211", "apply", "rules.apply"),
+    ("rules_core.game5211", "Game5211Rules", "apply", "rules.apply"),
     ("rules_core.garden", "GardenRules", "apply", "rules.apply"),
     ("rules_core.sintra", "SintraRules", "apply", "rules.apply"),
     ("app.ui", "Canvas", "lines", "Canvas.lines"),

@@ -13,7 +13,7 @@ import mp_app
 import test_app_games as games
 from hal.keys import DOWN
 from host_tools import sim
-from rules_core import azul_engine, engine5211
+from rules_core import azul_engine, game5211_engine
 from rules_core.session import replay
 
 # The heap the games must fit in: about a Pico's MicroPython heap. Smallest heaps measured
@@ -32,7 +32,7 @@ def azul_game(tmp_path, variant, label, n, seed):
 
 
 def game_5211(tmp_path, variant, label, n, seed):
-    header, events, scores = engine5211.random_game(n, seed, variant)[:3]
+    header, events, scores = game5211_engine.random_game(n, seed, variant)[:3]
     d = games.Driver(tmp_path)
     d.new_game("5211", label, n)
     games.play_5211(d, events, n)
