@@ -149,8 +149,8 @@ def test_code_py_runs_the_app_on_the_real_adafruit_drivers(flashed, tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     assert "stopped" in r.stdout
     shown = [s for s in screens(lines) if any(s)]
-    assert shown[0][2:] == ["History", "Settings"]  # the main menu, "New game" highlighted
-    assert shown[-1][1:] == ["New game", "", "Settings"]  # DOWN moved the highlight to History
+    assert shown[0][2:] == ["Check a score", "History"]  # the main menu (3 rows of 4), "New game" highlighted
+    assert shown[-1][1:] == ["New game", "", "History"]  # DOWN moved the highlight to Check a score
     assert any(line.startswith("np NEOPIXEL ") and len(line) == len("np NEOPIXEL ") + 6 for line in lines)
     assert (drive / "data" / "history" / "0001.jsonl").read_bytes() == RECORD
 

@@ -250,15 +250,22 @@ def free_storage(page):
     page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('junk')).forEach(k => localStorage.removeItem(k))")
 
 
-def test_a_full_browser_storage_says_so_and_keeps_the_record(context, url, tmp_path):
-    """localStorage filled to its quota for real: an entry that cannot be stored says
-    "not saved: storage full" and is not applied; the stored record stays whole, and with
-    room again the same OK on the same open screen saves it; a reload resumes the game."""
+def first_marker_game(tmp_path):
+    """A 2-player Azul game whose last keys enter its first entry (the first player marker
+    to Blue): the Driver and where those keys start."""
     d = games.Driver(tmp_path)
     d.new_game("Azul", "coloured", 2)
     start = len(d.keys)
     d.entry("First marker")
     d.choose("Blue")
+    return d, start
+
+
+def test_a_full_browser_storage_says_so_and_keeps_the_record(context, url, tmp_path):
+    """localStorage filled to its quota for real: an entry that cannot be stored says
+    "not saved: storage full" and is not applied; the stored record stays whole, and with
+    room again the same OK on the same open screen saves it; a reload resumes the game."""
+    d, start = first_marker_game(tmp_path)
     page = wb.open_page(context, url)
     wb.press(page, d.keys[:start])
     before = wb.record(page)
@@ -304,11 +311,7 @@ def test_a_second_tab_writes_nothing_until_it_takes_the_device_over(context, url
 def test_site_storage_cleared_mid_game_offers_a_new_game(context, url, tmp_path):
     """The browser's storage for the site cleared while a game is open: the next entry says
     the record is gone and the main menu offers a new game, instead of refusing every key."""
-    d = games.Driver(tmp_path)
-    d.new_game("Azul", "coloured", 2)
-    start = len(d.keys)
-    d.entry("First marker")
-    d.choose("Blue")
+    d = first_marker_game(tmp_path)[0]
     page = wb.open_page(context, url)
     wb.press(page, d.keys[:-1])
     page.evaluate("localStorage.clear()")
@@ -316,7 +319,6 @@ def test_site_storage_cleared_mid_game_offers_a_new_game(context, url, tmp_path)
     shown = " ".join(wb.screen(page))
     assert "record is gone from storage" in shown and "New game" in shown, shown
     assert wb.record(page) == ""
-    assert start
 
 
 def test_open_a_record_refuses_a_huge_file_at_once_and_a_full_storage_keeps_the_game(context, url, tmp_path):
@@ -354,3 +356,25 @@ def test_the_page_opened_from_a_file_says_how_to_serve_it(context, tmp_path):
     status = page.inner_text("#status")
     assert "azul-companion web --serve" in status and "python3 -m http.server" in status, status
     assert "starting MicroPython" not in status
+
+
+def test_check_a_score_on_the_page_works_out_what_a_board_leaves_to_it(context, url, tmp_path):
+    """The page runs the device's Check a score (app.check): a wall of 14 touching tiles,
+    whose fewest a board leaves to the page, has both ends of its range worked out here, in
+    the page's idle frames, as the simulator (CPython) works them out."""
+    from rules_core.verify import Check, parse_wall
+    import test_app_check as check
+    wall = "xxxxx,xxxxx,xx...,xx...,....."
+    d = games.Driver(tmp_path)
+    check.open_check(d)
+    check.enter_wall(d, wall)
+    check.to_claim(d, 50)
+    d.press(games.DOWN)
+    d.press(OK)
+    c = Check(parse_wall(wall))
+    c.run()
+    page = wb.open_page(context, url)
+    wb.press(page, d.keys)
+    page.wait_for_function("window.azulCompanion.screenText()[1].startsWith('placed')", timeout=120000)
+    assert wb.screen(page) == ["Claim 50", "placed %d..%d" % (c.placement.low, c.placement.high),
+                               "bonus +%d" % c.bonus, "total %d..%d" % (c.low, c.high), "50: plausible"]
