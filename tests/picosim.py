@@ -230,13 +230,18 @@ class Emulator:
         """The RESET button: the chip starts again from flash (main.py, with the pins as set)."""
         assert self.ctl("reset") == "ok"
 
-    def wait_for(self, check, timeout=300, what="the screen"):
-        """Poll check() (every ~20 ms of wall time) until it returns something true; that."""
+    def wait_for(self, check, timeout=300, what="the screen", device_ms=None):
+        """Poll check() (every ~20 ms of wall time) until it returns something true; that.
+        device_ms: the device time it may take (a board's own figure), checked on the emulated
+        clock, however slowly a loaded machine runs the emulator (timeout: wall s)."""
         deadline = time.monotonic() + timeout
+        end_ns = None if device_ms is None else self.stats()["emu_ns"] + device_ms * 1000000
         while True:
             r = check()
             if r:
                 return r
+            if end_ns is not None and self.stats()["emu_ns"] > end_ns:
+                raise RuntimeError("%s took more than %d ms of device time%s" % (what, device_ms, self.log_tail()))
             if time.monotonic() > deadline:
                 raise RuntimeError("waited %d s for %s%s" % (timeout, what, self.log_tail()))
             time.sleep(0.02)
