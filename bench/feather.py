@@ -2,8 +2,11 @@
 emulated Feather (tests/cpsim.py), device time throughout (emulated cycles; time.monotonic_ns
 on the board).
 
-    .venv/bin/python bench/feather.py [--source] [--boots 3] [--write]
+    .venv/bin/python bench/feather.py [--source] [--no-fram] [--boots 3] [--write]
 
+The Feather as built (hardware/README.md): the OLED FeatherWing and the FRAM breakout that
+keeps the games (an image of its own for each run; --no-fram: without it, the games on the
+drive).
 - power-on to the first frame (the main menu), each of --boots power-ons: the control port
   polled until the display's bytes stop while the chip idles (cpsim.Emulator.first_frame_ms);
   and CircuitPython's own part of it: boot.py's start and code.py's, which the firmware
@@ -32,6 +35,11 @@ import cpsim  # noqa: E402
 MEASURED = os.path.join(ROOT, "hardware", "power_measured.json")
 
 
+def fram(img, fitted):
+    """The FRAM's image beside the flash image (None: no FRAM fitted)."""
+    return img + ".fram" if fitted else None
+
+
 def game_keys(where):
     """The keys of the shortest two-player Azul game on the Feather's three buttons."""
     import pathlib
@@ -51,19 +59,21 @@ def wrapped(drive, where):
     with open(os.path.join(copy, "boot.py")) as f:
         boot = f.read()
     with open(os.path.join(copy, "boot.py"), "w") as f:
-        f.write("import time\nprint('boot.py at', time.monotonic_ns() // 1000000)\n" + boot)
+        # (and the drive writable by code.py, which notes its start there: the FRAM keeps the games)
+        f.write("import time\nprint('boot.py at', time.monotonic_ns() // 1000000)\n"
+                "import storage\nstorage.remount('/', readonly=False)\n" + boot)
     with open(os.path.join(copy, "code.py"), "w") as f:
         f.write("import time\n_t = time.monotonic_ns() // 1000000\nwith open('/code_at.txt', 'w') as f:\n"
                 "    f.write('%d' % _t)\ndel _t\nimport main\nmain.main()\n")
     return copy
 
 
-def boots(drive, where, n):
+def boots(drive, where, n, fitted):
     img = os.path.join(where, "boot.img")
     cpsim.new_drive(img, wrapped(drive, where))
     out = []
     for i in range(n):
-        with cpsim.Emulator(img, log=os.path.join(where, "boot.log")) as emu:
+        with cpsim.Emulator(img, log=os.path.join(where, "boot.log"), fram=fram(img, fitted)) as emu:
             first = emu.first_frame_ms()
         boot_out, code_at = os.path.join(where, "boot_out.txt"), os.path.join(where, "code_at.txt")
         cpsim.get(img, "/boot_out.txt", boot_out)
@@ -78,7 +88,7 @@ def boots(drive, where, n):
     return out
 
 
-def presses(drive, where):
+def presses(drive, where, fitted):
     img = os.path.join(where, "game.img")
     extra = os.path.join(where, "extra")
     os.makedirs(os.path.join(extra, "bench"))
@@ -87,7 +97,7 @@ def presses(drive, where):
         f.write(game_keys(os.path.join(where, "ref")))
     cpsim.new_drive(img, drive)
     cpsim.put(img, extra)
-    with cpsim.Emulator(img, log=os.path.join(where, "game.log")) as emu:
+    with cpsim.Emulator(img, log=os.path.join(where, "game.log"), fram=fram(img, fitted)) as emu:
         emu.first_frame_ms()
         out, err = emu.exec("import featherbench\nfeatherbench.game('bench/azul.keys')", timeout=3600)
     if err:
@@ -102,10 +112,10 @@ def presses(drive, where):
     return r
 
 
-def busy_share(drive, where, seconds=6):
+def busy_share(drive, where, fitted, seconds=6):
     img = os.path.join(where, "idle.img")
     cpsim.new_drive(img, drive)
-    with cpsim.Emulator(img, log=os.path.join(where, "idle.log")) as emu:
+    with cpsim.Emulator(img, log=os.path.join(where, "idle.log"), fram=fram(img, fitted)) as emu:
         emu.first_frame_ms()
         emu.wait_emulated(5000)  # the idle work after the first frame done
         a = emu.stats()
@@ -119,6 +129,7 @@ def busy_share(drive, where, seconds=6):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--source", action="store_true", help="the firmware as .py source on the drive")
+    ap.add_argument("--no-fram", action="store_true", help="no FRAM breakout: the games on the drive")
     ap.add_argument("--boots", type=int, default=3)
     ap.add_argument("--write", action="store_true", help="the busy share into hardware/power_measured.json")
     args = ap.parse_args()
@@ -130,9 +141,9 @@ def main():
     try:
         drive = os.path.join(where, "drive")
         cpsim.flash_folder(drive, source=args.source)
-        b = boots(drive, where, args.boots)
-        p = presses(drive, where)
-        busy = busy_share(drive, where)
+        b = boots(drive, where, args.boots, not args.no_fram)
+        p = presses(drive, where, not args.no_fram)
+        busy = busy_share(drive, where, not args.no_fram)
         if args.write:
             with open(MEASURED) as f:
                 m = json.load(f)

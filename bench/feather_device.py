@@ -1,7 +1,7 @@
 """Runs on the emulated Feather (bench/feather.py puts it on the drive as featherbench.py).
 
 game(keys): the App built as main.py builds it on a clean data folder (the board file's
-SSD1306 on board.I2C(), the NeoPixel, the FAT drive), then the keys (one byte each, hal.keys
+SSD1306 on board.I2C(), the NeoPixel, its store: the FRAM, or the drive without one), then the keys (one byte each, hal.keys
 codes; WAIT = two seconds pass) fed to App.step with a virtual clock, 100 ms a press, each
 timed with time.monotonic_ns around App.step (the key, drawing, the frame's I2C transfer,
 the LEDs). Between presses main.py's idle work runs as its loop runs it, each piece timed:
@@ -10,7 +10,6 @@ the longest piece is the longest the loop goes without polling the buttons. Prin
 """
 import gc
 import json
-import os
 import time
 
 WAIT = 255
@@ -23,10 +22,10 @@ def _us():
     return time.monotonic_ns() // 1000
 
 
-def _clean():
+def _clean(storage):
     for name in ("data/current.jsonl", "data/settings.json"):
         try:
-            os.remove(name)
+            storage.remove(name)
         except OSError:
             pass
 
@@ -39,12 +38,13 @@ def build():
     board = main.load_board(main.board_name())
     from hal.display import display_from_board
     from hal.leds import leds_from_board
-    from hal.storage import Storage
     from app.app import App
     display = display_from_board(board)
     leds = leds_from_board(board)
+    storage = main.storage_from_board(board)
+    _clean(storage)
     gc.collect()
-    app = App(display, leds, Storage(), clock, board)
+    app = App(display, leds, storage, clock, board)
     app.step(clock.ticks_ms(), None)
     return app, _us() - t0
 
@@ -75,7 +75,6 @@ def _idle(app, gap_us, pieces):
 
 
 def game(path):
-    _clean()
     app, first_us = build()
     with open(path, "rb") as f:
         keys = f.read()

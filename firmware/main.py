@@ -119,6 +119,24 @@ def turn(app, buttons, now):
     return pressed
 
 
+def storage_from_board(board):
+    """The Storage the games live on: where the board file has a "store" (an I2C FRAM:
+    hal.fram_fs), the files on it; where that is missing or unreadable, the board's own
+    filesystem, marked not cut_safe (the keeper says so at power-on: docs/reliability.md)."""
+    from hal.storage import Storage
+    cfg = board.get("store")
+    if not cfg:
+        return Storage()
+    try:
+        from hal.display import i2c_bus
+        from hal.fram_fs import FramFS, I2CMemory
+        fs = FramFS(I2CMemory(i2c_bus(cfg, board.get("runtime") == "circuitpython"), cfg.get("addr", 0x50)))
+    except (OSError, RuntimeError) as e:  # (RuntimeError: CircuitPython found no pull-ups on the bus)
+        print("store: %s" % (e,))
+        return Storage(cut_safe=False)
+    return Storage(fs.open, fs, remount=None, warm_bytes=0)
+
+
 def watchdog(board):
     if not board.get("watchdog"):
         return None
@@ -164,17 +182,17 @@ def main():
     except NoDisplay as e:
         display = e
     leds = leds_from_board(board)
-    from hal.storage import Storage
+    storage = storage_from_board(board)
     deep = deep_sleeper(board)
     nap, longest = sleeper(board, clock)
     if isinstance(display, NoDisplay):
         from app.nodisplay import run
-        run(display, leds, buttons, Storage(), clock, nap, deep, watchdog(board))
+        run(display, leds, buttons, storage, clock, nap, deep, watchdog(board))
         return
     from app.app import App
     from app.idle import BLANK, FOREVER_MS
     gc.collect()
-    app = App(display, leds, Storage(), clock, board)
+    app = App(display, leds, storage, clock, board)
     dog = watchdog(board)
     drawn = True  # a press's frame (or the first) is being sent
     down = None  # when a button went down (ticks_ms), while one is

@@ -63,6 +63,7 @@ def pin_label(name, pin):
     return "GPIO%d" % pin
 
 
+STORES = {"fram": "Adafruit I2C FRAM breakout (MB85RC256V, 32 KB, PID 1895)"}
 SPI_DISPLAY = (("sck", "SCK", "OLED D0 (SCK, CLK)"), ("mosi", "MOSI", "OLED D1 (MOSI, SDA, DIN)"),
                ("res", "RES", "OLED RES (RST)"), ("dc", "DC", "OLED DC (A0)"), ("cs", "CS", "OLED CS"))
 
@@ -148,9 +149,17 @@ def wiring_markdown(name, board):
                                                 connect_to(name, function, pin, default)))
     out += ["", "## Power", "", "| header pin | connect to |", "| --- | --- |"]
     out += ["| %s | %s |" % row for row in POWER[name]]
-    out += ["", "## Notes", "", display_note(board),
-            "- Buttons short their pin to GND when pressed; the firmware turns on the internal pull-%s."
-            % board["button_pull"]]
+    if board.get("store"):
+        # (the FRAM shares the display's I2C bus: its SDA and SCL are the Display rows' pins)
+        out.append("| STEMMA QT socket (3V3, GND, %s, %s) | the FRAM breakout's STEMMA QT socket: one cable (PID 4210) |"
+                   % (board["store"]["sda"], board["store"]["scl"]))
+    out += ["", "## Notes", "", display_note(board)]
+    if board.get("store"):
+        out.append("- Games: on an %s at address 0x%02X on the same I2C bus (`hal/fram_fs.py`); without it the "
+                   "app keeps them on the board's flash and says so at power-on." % (STORES[board["store"]["driver"]],
+                                                                                    board["store"]["addr"]))
+    out.append("- Buttons short their pin to GND when pressed; the firmware turns on the internal pull-%s."
+               % board["button_pull"])
     if board.get("three_button"):
         out.append("- Three buttons only: the app maps long presses (long OK = BACK).")
     if name == "feather_rp2040":

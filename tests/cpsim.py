@@ -1,34 +1,30 @@
-"""The emulated Feather RP2040: CircuitPython 10.2.1 on rp2040js, its CIRCUITPY drive a FAT
-volume inside the flash image, the OLED FeatherWing's SSD1306 at 0x3C on GPIO2/3 (a stub
-that keeps its pixels), the wing's buttons on GPIO9/8/7 and a RESET button.
+"""The emulated Feather RP2040: CircuitPython 10.2.1 on the project's emulator (picosim's
+Emulator, tests/emulator/run.mjs), its CIRCUITPY drive a FAT volume inside the flash image,
+the OLED FeatherWing's SSD1306 at 0x3C on GPIO2/3 (a model that keeps its pixels), the
+wing's buttons on GPIO9/8/7 and a RESET button.
 
-    missing() -> None, or why the emulator cannot run here (one line)
-    new_drive(img, folder): a blank flash whose CIRCUITPY holds the folder (cpdrive.py, mtools)
+    missing() -> None, or why the emulated Feather cannot run here (one line)
     flash_folder(folder): `azul-companion flash --board feather_rp2040 --drive folder`
-    Emulator(img, safe=False).start() ... .stop()   (also a context manager)
+    new_drive(img, folder): a blank flash whose CIRCUITPY holds the folder (cpdrive.py, mtools)
+    Emulator(img, safe=False, fram=None).start() ... .stop()   (also a context manager)
+    fram_file(fram_img, path): a file off the FRAM breakout's image (hal.fram_fs), or None
 
-The emulator's folder is ../shared/cpsim next to the project (AZUL_CPSIM names another);
-it is read-only: run.mjs is the project's copy (tests/rp2040/run.mjs), its raw-REPL client
-cprepl.py and drive tool cpdrive.py are used from there. The flash image is written back per
-flash operation, so a SIGKILL of the emulator is a power cut after the last one.
-Emulated ns (the control port's stats) are device time, what time.monotonic_ns() counts.
+CircuitPython's firmware, the boot ROM, the raw-REPL client cprepl.py and the drive tool
+cpdrive.py are read from ../shared/cpsim next to the project (AZUL_CPSIM names another
+folder). Emulated ns (the control port's stats) are device time, what time.monotonic_ns()
+counts.
 """
 import importlib.util
-import json
 import os
 import shutil
 import subprocess
 import sys
-import time
 
 import picosim
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = picosim.ROOT
 ENV = "AZUL_CPSIM"
 UF2 = "circuitpython-10.2.1-adafruit_feather_rp2040.uf2"
-BOOTROM = "bootrom-b1.bin"
-RUN = os.path.join(ROOT, "tests", "rp2040", "run.mjs")
-SDA, SCL = 2, 3
 BOOT_OUT = ("Adafruit CircuitPython 10.2.1 on 2026-11-28; Adafruit Feather RP2040 with rp2040\n"
             "Board ID:adafruit_feather_rp2040\n")
 
@@ -38,8 +34,9 @@ def folder():
 
 
 def missing():
-    """None when the emulator can run, else the reason it cannot (for a skip or an exit 0)."""
-    reason = picosim.files_or_node_missing("Feather", folder(), (UF2, BOOTROM, "cpdrive.py", "cprepl.py"), ENV)
+    """None when the emulated Feather can run, else the reason it cannot (for a skip or an exit 0)."""
+    reason = picosim.files_or_node_missing("Feather", folder(), (UF2, picosim.BOOTROM, "cpdrive.py", "cprepl.py"),
+                                           ENV)
     if reason:
         return reason
     if not shutil.which("mcopy"):
@@ -47,10 +44,20 @@ def missing():
     return None
 
 
-def board_buttons():
-    """Button name -> GPIO of the wing's buttons (the board file names them D9, D6, D5)."""
-    gpio = {"D9": 9, "D6": 8, "D5": 7}  # the Feather RP2040's pinout
-    return dict((name, gpio[pin]) for name, pin in picosim.board_file("feather_rp2040")["buttons"].items())
+def gpio():
+    """The Feather's `board` pin names -> RP2040 GPIO (hardware/generate.py's table, and the
+    SPI pins)."""
+    spec = importlib.util.spec_from_file_location("hw_generate", os.path.join(ROOT, "hardware", "generate.py"))
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    return dict(gen.FEATHER_RP2040_GPIO, SCK=18, MOSI=19)
+
+
+def board_buttons(board=None):
+    """Button name -> GPIO (pressed = 0) of the Feather's board file (or `board`)."""
+    pins = gpio()
+    board = board or picosim.board_file("feather_rp2040")
+    return dict((name, pins[pin]) for name, pin in board["buttons"].items())
 
 
 def _cpdrive(img, *args):
@@ -92,6 +99,36 @@ def get(img, path, local):
     return r.returncode == 0 and os.path.exists(local)
 
 
+def fram_file(fram_img, path):
+    """The bytes of a file on the emulated FRAM (its image, the emulator stopped), or None."""
+    from fram_chip import Chip
+    from hal.fram_fs import FramFS
+    with open(fram_img, "rb") as f:
+        fs = FramFS(Chip(data=f.read()))
+    try:
+        with fs.open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def fram_image(fram_img, files):
+    """An FRAM image holding `files` ({path: bytes}; their folders made), as the app writes them."""
+    from fram_chip import Chip
+    from hal.fram_fs import FramFS
+    chip = Chip(data=bytes(32768))
+    fs = FramFS(chip)
+    for path in sorted(files):
+        parts = path.split("/")
+        for i in range(1, len(parts)):
+            if "/".join(parts[:i]) not in fs.where:
+                fs.mkdir("/".join(parts[:i]))
+        with fs.open(path, "wb") as f:
+            f.write(files[path])
+    with open(fram_img, "wb") as f:
+        f.write(chip.bytes)
+
+
 def _cprepl():
     spec = importlib.util.spec_from_file_location("azul_cprepl", os.path.join(folder(), "cprepl.py"))
     module = importlib.util.module_from_spec(spec)
@@ -100,71 +137,35 @@ def _cprepl():
 
 
 class Emulator(picosim.Emulator):
-    """One emulated Feather RP2040 + OLED FeatherWing. safe=True holds OK (D6) from power-on:
-    boot.py leaves the drive to the computer and the app does not start (the REPL is free).
-    extra: more run.mjs options (--flash-op-ms 45,8 ...). pico=True: the Pico's MicroPython
-    firmware (../shared/picosim) on the same run.mjs. The control port, stats, pins, waits
-    and stop are picosim.Emulator's."""
+    """One emulated Feather RP2040 with its board file's display and buttons (board: another
+    BOARD dict, written over the drive's boards/feather_rp2040.py; addr: where the display
+    answers on I2C, None: nothing does). safe=True holds OK from power-on: boot.py leaves the
+    drive to the computer and the app does not start (the REPL is free). fram: the image file
+    of an FRAM breakout on the I2C bus (made blank when missing; None: none fitted). extra:
+    more run.mjs options (--flash-op-ms 45,8 ...)."""
 
-    def __init__(self, flash_img, safe=False, log=None, extra=(), pico=False):
-        picosim.Emulator.__init__(self, flash_img, log=log)
+    def __init__(self, flash_img, safe=False, log=None, extra=(), board=None, addr=0x3C, fram=None):
+        board = board or picosim.board_file("feather_rp2040")
+        pins = gpio()
+        display = dict((k, pins.get(v, v)) for k, v in board["display"].items())
+        # SDA and SCL read high (CircuitPython's busio.I2C wants their pull-ups), so do the
+        # released buttons
+        high = [pins["SDA"], pins["SCL"]] + [g for name, g in board_buttons(board).items()
+                                             if not (safe and name == "OK")]
+        picosim.Emulator.__init__(self, flash_img, pins_high=high, log=log, display=display, addr=addr,
+                                  uf2=os.path.join(folder(), UF2),
+                                  extra=(["--fram-img", fram] if fram else []) + list(extra))
         self.safe = safe
-        self.extra = list(extra)
-        self.pico = pico
 
-    def command(self):
-        where = folder()
-        if self.pico:  # its buttons all read held unless high: safe mode leaves them low
-            uf2, i2c = os.path.join(picosim.folder(), picosim.UF2), (4, 5)
-            high = [] if self.safe else sorted(picosim.board_buttons().values())
-        else:
-            uf2, i2c = os.path.join(where, UF2), (SDA, SCL)
-            high = [SDA, SCL] + [g for name, g in sorted(board_buttons().items()) if not (self.safe and name == "OK")]
-        cmd = ["node", RUN, "--uf2", uf2, "--bootrom", os.path.join(where, BOOTROM),
-               "--port", str(self.repl_port), "--ctl-port", str(self.ctl_port), "--flash-img", self.flash_img,
-               "--i2c-stub", "--i2c-pins", "%d,%d" % i2c, "--quiet"] + self.extra
-        if high:
-            cmd += ["--pins-high", ",".join(map(str, sorted(high)))]
-        return cmd
+    def firmware(self):
+        return self.uf2, os.path.join(folder(), picosim.BOOTROM)
 
     def start(self, timeout=180):
         return picosim.Emulator.start(self, timeout)
 
-    def cut(self):
-        """A power cut: SIGKILL, the image as the last finished flash operation left it."""
-        p, self.proc = self.proc, None
-        if p is not None and p.poll() is None:
-            p.kill()
-            p.wait(10)
-
-    def emu_ms(self):
-        return self.stats()["emu_ns"] / 1e6
-
-    def reset(self):
-        """The RESET button: boot.py and code.py run again, the flash kept."""
-        assert self.ctl("reset") == "ok"
-
-    def screen(self):
-        """The SSD1306's memory as the app last sent it: {"on", "height", "pages": [bytes]}."""
-        d = json.loads(self.ctl("screen-json"))
-        d["pages"] = [bytes.fromhex(p) for p in d["pages"]]
-        return d
-
-    def wait_for(self, check, timeout=300, what="the screen"):
-        """Poll check() (every ~20 ms of wall time) until it returns something true."""
-        deadline = time.monotonic() + timeout
-        while True:
-            r = check()
-            if r:
-                return r
-            if time.monotonic() > deadline:
-                raise RuntimeError("waited %d s for %s%s" % (timeout, what, self.log_tail()))
-            time.sleep(0.02)
-
-    def first_frame_ms(self, timeout=600):
-        """Power-on to the end of the App's first frame, device ms (picosim's way, past the
-        581 bytes of the display's set-up)."""
-        return picosim.Emulator.first_frame_ms(self, timeout, setup_bytes=600)
+    def shown(self):
+        """What the panel shows: its pages' bytes, 128 columns each."""
+        return bytes.fromhex("".join(self.screen()["image"]))
 
     def exec(self, code, timeout=600):
         """Stop code.py, run code in the raw REPL, leave it; (stdout, stderr) as text."""

@@ -12,7 +12,8 @@ the shared one, extended: see its head), run with the project's rp2040js (packag
 installed by ./dev.sh setup). `--i2c-stub` charges real 400 kHz bus time and counts bytes;
 the display behind it (or on SPI) is a model SSD1306 or SH1106 that keeps its RAM (screen()).
 ticks_us on the emulated chip counts emulated cycles at 125 MHz: device time, whatever the
-host's load.
+host's load. With a flash image, run.mjs writes each flash erase and program into it before
+the CPU goes on, so cut() (SIGKILL) is a power cut after the last finished one.
 """
 import json
 import os
@@ -27,8 +28,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENV = "AZUL_PICOSIM"
 UF2 = "micropython-v1.28.0-RPI_PICO.uf2"
 BOOTROM = "bootrom-b1.bin"
-CP_ENV = "AZUL_CPSIM"  # the emulated Feather RP2040's CircuitPython (../shared/cpsim)
-CP_UF2 = "circuitpython-10.2.1-adafruit_feather_rp2040.uf2"
 BIN = os.path.dirname(sys.executable)
 DEVICE_SRC = os.path.join(ROOT, "bench", "pico_device.py")  # the measuring side, run on the board
 RUN_MJS = os.path.join(ROOT, "tests", "emulator", "run.mjs")
@@ -59,22 +58,6 @@ def mpremote_missing():
     if not os.path.exists(os.path.join(BIN, "mpremote")):
         return "no emulated Pico: mpremote is not installed in this Python (./dev.sh setup)"
     return None
-
-
-def cp_folder():
-    return os.environ.get(CP_ENV) or os.path.join(ROOT, "..", "shared", "cpsim")
-
-
-def cp_missing():
-    """None when the emulated Feather can run CircuitPython (cpdrive.py and mtools make its
-    drive), else why not."""
-    for name in (CP_UF2, BOOTROM, "cpdrive.py"):
-        if not os.path.exists(os.path.join(cp_folder(), name)):
-            return "no emulated Feather: %s not found (set %s to the cpsim folder)" % (
-                os.path.join(cp_folder(), name), CP_ENV)
-    if not shutil.which("mcopy"):
-        return "no emulated Feather: mtools is not installed (apt-get install mtools)"
-    return missing()
 
 
 def bench_can_run():
@@ -113,20 +96,18 @@ def free_port():
 
 class Emulator:
     """One emulated Pico. pins_high: the buttons read released from power-on, so main.py runs
-    the App; otherwise every button reads held (safe mode: the REPL stays free).
+    the App; otherwise every button reads held (safe mode: the REPL stays free); a list: the
+    GPIOs that read high.
     flash_img keeps the filesystem (the flash from 0xA0000) across emulator restarts (a power
     cycle); the firmware below it is uf2's (default: the official MicroPython).
-    display: the board file's display dict (default the Pico's: an SSD1306 on I2C), which the
-    model panel follows (controller, bus and its pins); addr: where it answers on I2C (None:
-    nothing does). trace_pins: GPIOs whose level changes trace() returns; neopixel_pin: the
-    GPIO whose WS2812 frames leds() decodes. circuitpython: the Feather RP2040's CircuitPython
-    instead (its drive in flash_img: cpdrive.py), pins_high then the GPIOs that read high and
-    gpio the display's pins' numbers by board name."""
+    display: the board file's display dict with GPIO numbers (default the Pico's: an SSD1306
+    on I2C), which the model panel follows (controller, bus and its pins); addr: where it
+    answers on I2C (None: nothing does). trace_pins: GPIOs whose level changes trace()
+    returns; neopixel_pin: the GPIO whose WS2812 frames leds() decodes. extra: more run.mjs
+    options (--flash-op-ms 45,8 ...). tests/cpsim.py's Feather is this with CircuitPython."""
 
     def __init__(self, flash_img, pins_high=False, log=None, display=None, addr=0x3C, trace_pins=(),
-                 neopixel_pin=None, circuitpython=False, gpio=None, uf2=None):
-        self.circuitpython = circuitpython
-        self.gpio = gpio or {}
+                 neopixel_pin=None, uf2=None, extra=()):
         self.flash_img = flash_img
         self.uf2 = uf2  # None: the folder's own firmware
         self.pins_high = pins_high
@@ -135,6 +116,7 @@ class Emulator:
         self.addr = addr
         self.trace_pins = trace_pins
         self.neopixel_pin = neopixel_pin
+        self.extra = list(extra)
         self.proc = None
         self.repl_port = self.ctl_port = None
 
@@ -142,12 +124,15 @@ class Emulator:
     def port(self):
         return "socket://127.0.0.1:%d" % self.repl_port
 
+    def firmware(self):
+        """(the firmware's UF2, the boot ROM)."""
+        return self.uf2 or os.path.join(folder(), UF2), os.path.join(folder(), BOOTROM)
+
     def command(self):
-        """The emulator's command line (tests/cpsim.py's Feather has its own)."""
-        where = cp_folder() if self.circuitpython else folder()
-        d = dict((k, self.gpio.get(v, v)) for k, v in self.display.items())
-        uf2 = self.uf2 or os.path.join(where, CP_UF2 if self.circuitpython else UF2)
-        cmd = ["node", RUN_MJS, "--uf2", uf2, "--bootrom", os.path.join(where, BOOTROM),
+        """The emulator's command line."""
+        d = self.display
+        uf2, bootrom = self.firmware()
+        cmd = ["node", RUN_MJS, "--uf2", uf2, "--bootrom", bootrom,
                "--i2c-stub", "--port", str(self.repl_port), "--ctl-port", str(self.ctl_port),
                "--flash-img", self.flash_img, "--display", d["driver"], "--display-bus", d.get("bus", "i2c"),
                "--i2c-addr", "none" if self.addr is None else "0x%x" % self.addr]
@@ -162,7 +147,7 @@ class Emulator:
         if self.pins_high:
             high = board_buttons().values() if self.pins_high is True else self.pins_high
             cmd += ["--pins-high", ",".join(str(p) for p in sorted(high))]
-        return cmd
+        return cmd + self.extra
 
     def start(self, timeout=120):
         self.repl_port, self.ctl_port = free_port(), free_port()
@@ -192,6 +177,14 @@ class Emulator:
         try:
             p.wait(30)
         except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait(10)
+
+    def cut(self):
+        """A power cut: SIGKILL; the flash image as the last finished flash operation left it
+        (run.mjs writes each erase and program into it before the CPU goes on)."""
+        p, self.proc = self.proc, None
+        if p is not None and p.poll() is None:
             p.kill()
             p.wait(10)
 
@@ -236,6 +229,22 @@ class Emulator:
     def reset(self):
         """The RESET button: the chip starts again from flash (main.py, with the pins as set)."""
         assert self.ctl("reset") == "ok"
+
+    def wait_for(self, check, timeout=300, what="the screen", device_ms=None):
+        """Poll check() (every ~20 ms of wall time) until it returns something true; that.
+        device_ms: the device time it may take (a board's own figure), checked on the emulated
+        clock, however slowly a loaded machine runs the emulator (timeout: wall s)."""
+        deadline = time.monotonic() + timeout
+        end_ns = None if device_ms is None else self.stats()["emu_ns"] + device_ms * 1000000
+        while True:
+            r = check()
+            if r:
+                return r
+            if end_ns is not None and self.stats()["emu_ns"] > end_ns:
+                raise RuntimeError("%s took more than %d ms of device time%s" % (what, device_ms, self.log_tail()))
+            if time.monotonic() > deadline:
+                raise RuntimeError("waited %d s for %s%s" % (timeout, what, self.log_tail()))
+            time.sleep(0.02)
 
     def wait_emulated(self, ms, timeout=120):
         """Let `ms` of emulated time pass (a sleeping chip runs no faster than the wall clock)."""
@@ -289,10 +298,9 @@ class Emulator:
                 return r
         raise RuntimeError("no result from the board:\n%s" % out[-3000:])
 
-    def first_frame_ms(self, timeout=600, setup_bytes=0):
+    def first_frame_ms(self, timeout=600):
         """Power-on to the end of the App's first frame, in emulated ms (the chip must have
-        been started with pins_high so that main.py runs the App). setup_bytes: what the
-        display's set-up sends before any frame (the Feather's driver sends 581 bytes).
+        been started with pins_high so that main.py runs the App).
 
         The control port is polled: the frame is over when the I2C byte count reaches the
         value it keeps once the chip idles (main.py's loop sleeping between frames; before
@@ -303,7 +311,7 @@ class Emulator:
         while time.monotonic() < deadline:
             st = self.stats()
             samples.append((st["emu_ns"], st["cycles"], st["i2c"]["bytes"]))
-            if st["i2c"]["bytes"] > setup_bytes:
+            if st["i2c"]["bytes"]:
                 old = [s for s in samples if s[0] <= st["emu_ns"] - 300e6]
                 if old:  # idle: under a third of the last 300 ms spent running, no new bytes
                     ns0, cyc0, bytes0 = old[-1]

@@ -8,14 +8,12 @@ the picture after each press the CPython App's frame buffer byte for byte, on
 
 Skipped, with the reason, where the emulator, CircuitPython's image or mtools is missing.
 """
-import importlib.util
 import os
 import shutil
-import subprocess
-import sys
 
 import pytest
 
+import cpsim
 import picosim
 from app.app import App
 from hal.clock import Manual
@@ -23,7 +21,7 @@ from hal.keys import DOWN, NAMES, OK, UP
 from host_tools import sim
 from host_tools.vhal import VirtualDisplay, VirtualLeds
 
-REASON = picosim.cp_missing()
+REASON = cpsim.missing()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
 FEATHER = picosim.board_file("feather_rp2040")
 VARIANTS = {  # -> the BOARD dict written over boards/feather_rp2040.py, where the display answers
@@ -33,27 +31,12 @@ VARIANTS = {  # -> the BOARD dict written over boards/feather_rp2040.py, where t
                                           "width": 128, "height": 64}), None),
 }
 KEYS = (DOWN, DOWN, UP, OK, DOWN, OK)  # the main menu, then Settings and its first form
-BOOT_OUT = ("Adafruit CircuitPython 10.2.1 on 2026-11-28; Adafruit Feather RP2040 with rp2040\n"
-            "Board ID:adafruit_feather_rp2040\n")
-
-
-def gpio():
-    """The Feather's `board` names -> RP2040 GPIO (hardware/generate.py's table) and SCK/MOSI."""
-    spec = importlib.util.spec_from_file_location("hw_generate", os.path.join(picosim.ROOT, "hardware", "generate.py"))
-    gen = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(gen)
-    return dict(gen.FEATHER_RP2040_GPIO, SCK=18, MOSI=19)
 
 
 @pytest.fixture(scope="module")
 def drive(tmp_path_factory):
-    where = tmp_path_factory.mktemp("feather")
-    folder = where / "CIRCUITPY"
-    folder.mkdir()
-    (folder / "boot_out.txt").write_text(BOOT_OUT)
-    r = subprocess.run([sys.executable, "-m", "host_tools", "flash", "--board", "feather_rp2040", "--drive",
-                        str(folder)], cwd=picosim.ROOT, capture_output=True, text=True, timeout=600)
-    assert r.returncode == 0, r.stderr
+    folder = str(tmp_path_factory.mktemp("feather") / "CIRCUITPY")
+    cpsim.flash_folder(folder)
     return folder
 
 
@@ -94,15 +77,12 @@ def test_circuitpython_shows_the_cpython_apps_frames_byte_for_byte(drive, tmp_pa
     with open(os.path.join(drive, "boards", "feather_rp2040.py"), "w") as f:
         f.write("BOARD = %r\n" % (board,))
     img = str(tmp_path / "board.img")
-    cpdrive = os.path.join(picosim.cp_folder(), "cpdrive.py")
-    subprocess.run([sys.executable, cpdrive, img, "new"], check=True, capture_output=True)
-    subprocess.run([sys.executable, cpdrive, img, "put", drive], check=True, capture_output=True)
-    pins = gpio()
-    buttons = dict((key, pins[pin]) for key, pin in board["buttons"].items())
+    cpsim.new_drive(img, drive)
+    buttons = cpsim.board_buttons(board)
     want = reference(board, tmp_path / "ref")
     got = []
-    with picosim.Emulator(img, log=str(tmp_path / "cpsim.log"), display=board["display"], addr=addr,
-                          circuitpython=True, gpio=pins, pins_high=[2, 3] + list(buttons.values())) as emu:
+    with cpsim.Emulator(img, log=str(tmp_path / "cpsim.log"), board=board, addr=addr,
+                        fram=str(tmp_path / "fram.img")) as emu:
         settle(emu)
         got.append(emu.screen())
         for k in KEYS:

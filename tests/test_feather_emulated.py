@@ -1,13 +1,16 @@
 """The Feather RP2040 build on its own interpreter (tests/cpsim.py: CircuitPython 10.2.1 on
-rp2040js, the CIRCUITPY drive in the flash image, the FeatherWing's SSD1306 and buttons).
+the emulated RP2040, the CIRCUITPY drive in the flash image, the FeatherWing's SSD1306 and
+buttons, the FRAM breakout that keeps the games).
 
 Deployed as a maker deploys it (`flash --board feather_rp2040 --drive`, the folder put on
 the drive), powered on, a two-player Azul game played to its end by pressing the wing's
 buttons on their GPIO (a long press for LEFT, RIGHT and BACK), RESET pressed in the middle
 of a round and after the end: each time the screen (the SSD1306's memory) is the frame the
-CPython App draws for the same keys, and the record pulled off the drive is byte for byte
-the CPython App's, which `replay` scores as the screen shows. Skipped, with the reason,
-where the emulator, node, rp2040js or mtools is missing.
+CPython App draws for the same keys, and the record read off the FRAM is byte for byte
+the CPython App's, which `replay` scores as the screen shows; the drive is never written.
+Safe mode copies the FRAM's files onto the drive; without the FRAM the app keeps the games
+on the drive and says so. Skipped, with the reason, where the emulator, node, rp2040js or
+mtools is missing.
 """
 import os
 import shutil
@@ -24,6 +27,7 @@ from test_host_board_e2e import shortest_azul_game
 REASON = cpsim.missing()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
 SHORT_MS, LONG_MS, GAP_MS = 80, 800, 60  # held past the 20 ms debounce / the 600 ms long press
+RESET_MS = 3000  # RESET to the display's first byte, device time (a Feather: about 1.4 s)
 WAIT_MS = 2000  # the reference's wait (host_tools.sim.WAIT_MS): messages are gone after it
 # on three buttons: a short press of UP, DOWN, OK; a long one for LEFT, RIGHT, BACK
 PHYSICAL = {keys.UP: ("UP", SHORT_MS), keys.DOWN: ("DOWN", SHORT_MS), keys.OK: ("OK", SHORT_MS),
@@ -58,11 +62,6 @@ def reference(where):
     return first, resumed_mid, second, end
 
 
-def shown(emu):
-    s = emu.screen()
-    return b"".join(s["pages"][:s["height"] // 8])
-
-
 def text_of(buffer):
     from host_tools.vhal import VirtualDisplay
     d = VirtualDisplay(128, 32)
@@ -87,21 +86,25 @@ def play(emu, gpio, ks):
 
 
 def reset(emu):
-    """Press RESET and wait until the app has set the display up again: the SSD1306 keeps its
-    memory through the Feather's reset (as the wing's does), so the old frame shows meanwhile,
-    and a press before the app has started is no press."""
+    """Press RESET and wait until the app starts setting the display up again (its first byte
+    to it: the keypad is made just before, so every press from then on is queued): the SSD1306
+    keeps its memory through the Feather's reset (as the wing's does), so the old frame shows
+    meanwhile, and a press before the app has started is no press. On a Feather that comes
+    about 1.4 s after RESET (CircuitPython's safe-mode window, boot.py: docs/performance.md);
+    more than RESET_MS of device time fails, however slowly the emulator runs."""
     sent = emu.stats()["i2c"]["bytes"]
     emu.reset()
-    emu.wait_for(lambda: emu.stats()["i2c"]["bytes"] > sent + 600, what="the display set up after RESET")
+    emu.wait_for(lambda: emu.stats()["i2c"]["bytes"] > sent, timeout=1800, device_ms=RESET_MS,
+                 what="the display set up after RESET")
 
 
 def settle(emu, frame, what):
     """Wait (device time) until the screen is `frame`: a press latched while the app was
     busy is handled once it is free."""
     try:
-        emu.wait_for(lambda: shown(emu) == frame, timeout=300, what=what)
+        emu.wait_for(lambda: emu.shown() == frame, timeout=300, what=what)
     except RuntimeError:
-        raise AssertionError("%s: the board shows\n%s\nthe CPython App\n%s" % (what, text_of(shown(emu)), text_of(frame)))
+        raise AssertionError("%s: the board shows\n%s\nthe CPython App\n%s" % (what, text_of(emu.shown()), text_of(frame)))
 
 
 @pytest.fixture(scope="module")
@@ -124,9 +127,9 @@ def test_a_two_player_game_through_the_buttons_survives_reset_and_replays_to_its
     img = str(tmp_path / "flash.img")
     shutil.copyfile(drive_image, img)
     gpio = cpsim.board_buttons()
-    with cpsim.Emulator(img, log=str(tmp_path / "cpsim.log")) as emu:
-        menu = emu.wait_for(lambda: shown(emu) if any(shown(emu)) else None, what="the first frame")
-        assert any(menu)
+    fram = str(tmp_path / "fram.img")
+    with cpsim.Emulator(img, log=str(tmp_path / "cpsim.log"), fram=fram) as emu:
+        emu.first_frame_ms()
         play(emu, gpio, first.keys)
         settle(emu, bytes(first.display.buffer), "round 2, the first entry saved")
         reset(emu)  # RESET in the middle of a round
@@ -136,9 +139,11 @@ def test_a_two_player_game_through_the_buttons_survives_reset_and_replays_to_its
         reset(emu)  # and after the end
         settle(emu, bytes(end.display.buffer), "the finished game resumed after RESET")
     pulled = str(tmp_path / "current.jsonl")
-    assert cpsim.get(img, "/data/current.jsonl", pulled)
+    with open(pulled, "wb") as f:
+        f.write(cpsim.fram_file(fram, "data/current.jsonl"))
     with open(pulled, encoding="utf-8") as f:
         assert f.read() == end.record()  # byte for byte what CPython wrote for the same keys
+    assert not cpsim.get(img, "/data/current.jsonl", str(tmp_path / "on_drive.jsonl"))  # the drive: no game
     replayed = cli("replay", pulled)
     assert replayed.returncode == 0, replayed.stderr
     standings = [l.split() for l in replayed.stdout.splitlines()[1:] if l.strip()[:1].isdigit()]
@@ -148,15 +153,64 @@ def test_a_two_player_game_through_the_buttons_survives_reset_and_replays_to_its
         assert name in screen and score in screen, screen
 
 
-def test_safe_mode_leaves_the_drive_to_the_computer_and_starts_no_app(drive_image, tmp_path):
-    img = str(tmp_path / "flash.img")
+def test_safe_mode_leaves_the_drive_to_the_computer_with_the_frams_files_on_it(drive_image, tmp_path):
+    img, fram = str(tmp_path / "flash.img"), str(tmp_path / "fram.img")
     shutil.copyfile(drive_image, img)
-    with cpsim.Emulator(img, safe=True, log=str(tmp_path / "cpsim.log")) as emu:
+    with open(os.path.join(cpsim.ROOT, "tests", "golden", "azul_grey_4p.jsonl"), "rb") as f:
+        game = f.read()
+    files = {"data/current.jsonl": game[:300], "data/history/000001.jsonl": game, "data/settings.json": b"{}"}
+    cpsim.fram_image(fram, files)
+    cpsim.put(img, str(make_folder(tmp_path / "stale", {"fram/data/history/000009.jsonl": b"gone"})))
+    with cpsim.Emulator(img, safe=True, log=str(tmp_path / "cpsim.log"), fram=fram) as emu:
         emu.wait_emulated(4000)
-        assert not any(shown(emu))  # no frame: the app did not start
+        assert emu.screen()["commands"] == 0  # the display never set up: the app did not start
         out, err = emu.exec("import storage\nprint(storage.getmount('/').readonly)\n"
                             "try:\n    open('/probe.txt', 'w')\nexcept OSError as e:\n    print(e.errno)\n")
     assert err == "" and out.split() == ["True", "30"], out + err  # EROFS: the computer may write it
+    for path, data in files.items():
+        got = str(tmp_path / "got")
+        assert cpsim.get(img, "/fram/" + path, got), path
+        with open(got, "rb") as f:
+            assert f.read() == data, path
+    assert not cpsim.get(img, "/fram/data/history/000009.jsonl", str(tmp_path / "stale.jsonl"))
+
+
+def warned():
+    """The CPython App's first frame on the Feather over a store that is not cut_safe (the
+    main menu under the keeper's warning)."""
+    from app.app import App
+    from hal.clock import Manual
+    from hal.storage import Storage
+    from host_tools.sim import load_board
+    from host_tools.vhal import MemFS, VirtualDisplay, VirtualLeds
+    fs, clock = MemFS(None), Manual()
+    app = App(VirtualDisplay(128, 32), VirtualLeds(1, 1.0, "RGB"), Storage(fs.open, fs, cut_safe=False), clock,
+              load_board("feather_rp2040"))
+    app.step(clock.now, None)
+    assert "no FRAM" in " ".join(app.text())
+    return bytes(app.display.buffer)
+
+
+def test_without_the_fram_the_games_go_on_the_drive_and_the_screen_says_so(drive_image, tmp_path):
+    img = str(tmp_path / "flash.img")
+    shutil.copyfile(drive_image, img)
+    with cpsim.Emulator(img, log=str(tmp_path / "cpsim.log")) as emu:
+        # (its first frame: CircuitPython's start, boot.py, the app's with errors.log written)
+        try:
+            emu.wait_for(lambda: emu.shown() == warned(), timeout=1800, device_ms=10000, what="the warning on screen")
+        except RuntimeError:
+            raise AssertionError("no warning: the board shows\n%s" % text_of(emu.shown()))
+    log = str(tmp_path / "errors.log")
+    assert cpsim.get(img, "/data/errors.log", log)  # the drive went to the code
+    with open(log) as f:
+        assert "no FRAM" in f.read()
+
+
+def make_folder(where, files):
+    for path, data in files.items():
+        os.makedirs(os.path.dirname(str(where / path)), exist_ok=True)
+        (where / path).write_bytes(data)
+    return where
 
 
 def names_of(path):

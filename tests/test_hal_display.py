@@ -131,6 +131,7 @@ def circuitpython(monkeypatch):
     digitalio.DigitalInOut = pin
     for name, module in (("board", board), ("busio", busio), ("digitalio", digitalio)):
         monkeypatch.setitem(sys.modules, name, module)
+    monkeypatch.setattr(display, "_BUSES", {})  # (the buses made: a board's, made once a boot)
     return made
 
 

@@ -41,6 +41,27 @@ def draw(fb, FrameBuffer, MONO_VLSB, MONO_HLSB):
     page = FrameBuffer(bytearray(b"\xff\x00\xaa\x55"), 4, 8, MONO_VLSB)
     fb.blit(page, 30, 40, 1)
     fb.scroll(2, -1)
+    # the screens' own drawing: rows of text on 8-pixel rows over row-wide fills, inverted
+    fb.fill_rect(0, 8, 100, 8, 1)
+    fb.text("cursor row", 0, 8, 0)
+    fb.fill_rect(0, 16, 128, 16, 0)
+    fb.text("a row of sixteen", 0, 16, 1)
+    fb.text("rows 2/3", 60, 24, 1)
+    # and a walk of fills, lines and text anywhere (a small LCG: the same on both)
+    r = 12345
+    for k in range(120):
+        r = (r * 1103515245 + 12345) & 0x7FFFFFFF
+        x, y, w, h = r % 150 - 10, (r >> 8) % 80 - 8, (r >> 4) % 70, (r >> 12) % 20
+        c = (r >> 20) & 1
+        op = k % 4
+        if op == 0:
+            fb.fill_rect(x, y, w, h, c)
+        elif op == 1:
+            fb.text(chars[(r >> 3) % 80:(r >> 3) % 80 + 5], x, y - y % 8 if k % 8 == 1 else y, c)
+        elif op == 2:
+            fb.hline(x, y, w, c)
+        else:
+            fb.vline(x, y, h, c)
     return (fb.pixel(1, 1), fb.pixel(0, 0), fb.pixel(500, 500))
 '''
 

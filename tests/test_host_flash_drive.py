@@ -99,10 +99,10 @@ def test_dry_run_prints_the_plan_and_writes_nothing(tmp_path):
         assert any(line.rstrip().endswith("-> " + dest) for line in r.stdout.splitlines()), dest
 
 
-def run_on_drive(drive, tmp_path, name, stop_ms, *holds):
+def run_on_drive(drive, tmp_path, name, stop_ms, *holds, fram=True):
     trace = tmp_path / ("%s.trace" % name)
     r = subprocess.run([sys.executable, "-I", "-S", RUNNER, str(drive), name, str(trace), str(stop_ms)] + list(holds),
-                       capture_output=True, text=True, timeout=120)
+                       capture_output=True, text=True, timeout=120, env=dict(os.environ, FAKE_FRAM="1" if fram else "0"))
     lines = trace.read_text().splitlines() if trace.exists() else []
     return r, lines
 
@@ -121,16 +121,25 @@ def screens(lines, width=128, height=32):
     return out
 
 
-def test_boot_py_gives_the_drive_to_the_code_unless_ok_is_held(flashed, tmp_path):
+def test_boot_py_gives_the_drive_to_the_code_without_the_fram_unless_ok_is_held(flashed, tmp_path):
     drive, _ = flashed
     r, lines = run_on_drive(drive, tmp_path, "boot.py", 1000)
+    assert r.returncode == 0, r.stderr
+    assert lines == []  # the FRAM fitted: the games go there, the drive stays the computer's
+    (tmp_path / "nofram").mkdir()
+    r, lines = run_on_drive(drive, tmp_path / "nofram", "boot.py", 1000, fram=False)
     assert r.returncode == 0, r.stderr
     assert lines == ["remount / readonly=False"]
     # OK is the wing's button B on D6: held at power-on, the computer keeps the drive
     (tmp_path / "held").mkdir()
-    r, lines = run_on_drive(drive, tmp_path / "held", "boot.py", 1000, "D6:0:60000")
+    r, lines = run_on_drive(drive, tmp_path / "held", "boot.py", 1000, "D6:0:60000", fram=False)
     assert r.returncode == 0, r.stderr
     assert lines == [] and "safe mode" in r.stdout
+    # with the FRAM: its files copied onto the drive (tests/test_feather_emulated.py: a game's)
+    r, lines = run_on_drive(drive, tmp_path / "held", "boot.py", 1000, "D6:0:60000")
+    assert r.returncode == 0, r.stderr
+    assert lines == ["remount / readonly=False", "remount / readonly=True"] and "safe mode" in r.stdout
+    assert (drive / "fram" / "data").is_dir()
 
 
 def test_code_py_runs_the_app_on_the_real_adafruit_drivers(flashed, tmp_path):

@@ -5,6 +5,7 @@ or a host folder) holding what a user's week would leave there, runs the keeper 
 over it, and checks what the screen says and what stays on flash, byte for byte.
 """
 import json
+import re
 import os
 
 import paths
@@ -382,3 +383,28 @@ def test_open_record_checks_room_before_the_game_in_play_moves():
     fs.size = None
     assert k.open_record("ok.jsonl", other) == (True, "")
     assert bytes(fs.files[paths.CURRENT]) == other and paths.FILED in fs.files
+
+
+def test_a_store_a_power_cut_can_damage_is_named_on_screen_and_in_the_log():
+    """The Feather without its FRAM breakout keeps the games on its FAT drive (main.
+    storage_from_board: Storage.cut_safe False): the first frame says what a cut can take,
+    in the device guide's words, until a key; errors.log says it too. A cut-safe store
+    says nothing."""
+    from app.app import App
+    from app.keeper import NOT_CUT_SAFE
+    from host_tools.sim import load_board
+    from test_app_words import guide_words
+    board = load_board("feather_rp2040")
+    shown = {}
+    for safe in (True, False):
+        fs = MemFS(None)
+        clock = Manual()
+        app = App(VirtualDisplay(128, 32), VirtualLeds(1, 1.0, "RGB"), Storage(fs.open, fs, cut_safe=safe), clock, board)
+        app.step(clock.now, None)
+        shown[safe] = said(app)
+        log = bytes(fs.files.get(paths.ERRORS, b"")).decode()
+        assert (NOT_CUT_SAFE in log) == (not safe), log
+    assert "power cut can lose saved entries" in shown[False] and "FRAM" in shown[False], shown
+    assert "power cut" not in shown[True] and shown[True].startswith("Azul Companion"), shown
+    words = set(w.lower() for w in re.findall(r"[A-Za-z]+", NOT_CUT_SAFE))
+    assert words <= guide_words(), words - guide_words()

@@ -32,6 +32,8 @@ _PIECE = const(512)  # bytes of a file read at a time
 _SETTINGS_MAX = const(4096)  # a settings file is ~150 bytes: a bigger one is not read
 _TRIM_PASS = const(32)  # the oldest games a trim's listing pass picks (a pass per 32)
 ON_BOARD = sys.implementation.name != "cpython"
+# what boot says where the games are on a store a power cut can damage (Storage.cut_safe)
+NOT_CUT_SAFE = "no FRAM: a power cut can lose saved entries"
 
 
 def why(e):
@@ -86,6 +88,9 @@ class Keeper:
         except OSError as e:
             self.log("game not moved into the history: %s" % (e,))
             return "not in history: " + why(e)
+        if not st.cut_safe:  # (the board file's FRAM not found: main.storage_from_board)
+            self.log(NOT_CUT_SAFE)
+            return NOT_CUT_SAFE
         return None
 
     def resume(self):

@@ -5,6 +5,9 @@ GPIO7 on this Feather) and short to GND; only B has a pull-up on the wing (100K)
 button uses the internal pull-up. Three buttons: the app maps long press OK to BACK.
 The LED is the Feather's own NeoPixel (board.NEOPIXEL, a strip of one). For an external
 8-LED stick, set "pin": "D10", "count": 8 (D10 is free with the wing fitted).
+The games live on an I2C FRAM breakout on the same bus (its STEMMA QT socket to the
+Feather's): the Feather's own flash holds a FAT drive that a power cut while it saves can
+damage (docs/reliability.md); without the FRAM the app keeps them there and says so.
 """
 
 BOARD = {
@@ -21,4 +24,7 @@ BOARD = {
     "leds": {"driver": "neopixel", "pin": "NEOPIXEL", "count": 1, "layout": "strip",
              "order": "GRB", "brightness_max": 0.25, "ma_per_led_full": 60},
     "watchdog": True,
+    # Adafruit I2C FRAM breakout (MB85RC256V, 32 KB) at its default address: hal.fram_fs
+    "store": {"driver": "fram", "bus": "i2c", "i2c_id": 0, "sda": "SDA", "scl": "SCL", "freq": 400000,
+              "addr": 0x50},
 }

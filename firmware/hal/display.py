@@ -59,8 +59,7 @@ def micropython_bus(cfg):
             res(1)
             time.sleep_ms(RESET_MS)
         return SPIBus(spi, Pin(cfg["dc"], Pin.OUT, value=0), Pin(cfg["cs"], Pin.OUT, value=1))
-    from machine import I2C
-    i2c = I2C(cfg["i2c_id"], sda=Pin(cfg["sda"]), scl=Pin(cfg["scl"]), freq=cfg.get("freq", 400000))
+    i2c = i2c_bus(cfg, False)
     return I2CBus(i2c, _address(cfg, i2c.scan))
 
 
@@ -72,10 +71,10 @@ def _level(pin):
 
 
 def circuitpython_bus(cfg):
-    import board
-    import busio
     from hal.oled import I2CBus, SPIBus
     if cfg.get("bus", "i2c") == "spi":
+        import board
+        import busio
         import digitalio
         import time
         spi = busio.SPI(getattr(board, cfg["sck"]), MOSI=getattr(board, cfg["mosi"]))
@@ -95,16 +94,37 @@ def circuitpython_bus(cfg):
             time.sleep(RESET_MS / 1000)
         return SPIBus(spi, _level(out[1]), _level(out[2]))
     try:
-        if cfg.get("sda") == "SDA" and cfg.get("scl") == "SCL" and hasattr(board, "I2C"):
-            i2c = board.I2C()  # the board's shared default bus
-        else:
-            i2c = busio.I2C(getattr(board, cfg["scl"]), getattr(board, cfg["sda"]),
-                            frequency=cfg.get("freq", 400000))
+        i2c = i2c_bus(cfg, True)
     except RuntimeError as e:  # "No pull up found on SDA or SCL": no module on the lines
         raise NoDisplay("no display on %s: %s" % (_where(cfg), e))
-    while not i2c.try_lock():  # held for good, as above
-        pass
     return I2CBus(i2c, _address(cfg, i2c.scan))
+
+
+_BUSES = {}  # type: dict  # (scl, sda) -> the I2C bus made for them: the display and the store share one
+
+
+def i2c_bus(cfg, circuitpython):
+    """The I2C bus of a board file's dict ("i2c_id", "sda", "scl", "freq"), made once for
+    every device on it: machine.I2C, or on CircuitPython board.I2C() (the board's default
+    bus, "SDA" and "SCL") or busio.I2C, locked for good (the app is its only user)."""
+    key = (cfg["scl"], cfg["sda"])
+    i2c = _BUSES.get(key)
+    if i2c is not None:
+        return i2c
+    if not circuitpython:
+        from machine import I2C, Pin
+        i2c = I2C(cfg["i2c_id"], sda=Pin(cfg["sda"]), scl=Pin(cfg["scl"]), freq=cfg.get("freq", 400000))
+    else:
+        import board
+        if key == ("SCL", "SDA") and hasattr(board, "I2C"):
+            i2c = board.I2C()
+        else:
+            import busio
+            i2c = busio.I2C(getattr(board, cfg["scl"]), getattr(board, cfg["sda"]), frequency=cfg.get("freq", 400000))
+        while not i2c.try_lock():
+            pass
+    _BUSES[key] = i2c
+    return i2c
 
 
 def display_from_board(board):

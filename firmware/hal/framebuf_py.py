@@ -113,6 +113,11 @@ FONT_8X8 = (
 )
 
 
+_SLICE = const(256)  # the widest page span filled by slice copy
+_FULL = memoryview(b"\xff" * _SLICE)
+_EMPTY = memoryview(bytes(_SLICE))
+
+
 class FrameBuffer:
     """A 1-bit frame buffer over `buf` (any writable buffer: bytearray, memoryview)."""
 
@@ -157,18 +162,24 @@ class FrameBuffer:
         x = max(x, 0)
         y = max(y, 0)
         if self.format == MONO_VLSB:
+            # a page (8 rows, a byte a column) at a time: whole pages are slices copied from
+            # _FULL / _EMPTY, the rest a byte a column with the rows' mask
             buf = self.buf
-            stride = self.stride
-            for yy in range(y, yend):
-                base = (yy >> 3) * stride
-                bit = 1 << (yy & 7)
-                if c:
-                    for xx in range(base + x, base + xend):
-                        buf[xx] |= bit
+            n = xend - x
+            fill = _FULL if c else _EMPTY
+            for page in range(y >> 3, ((yend - 1) >> 3) + 1):
+                top = max(y - page * 8, 0)
+                mask = (0xFF << top) & (0xFF >> max(page * 8 + 8 - yend, 0))
+                start = page * self.stride + x
+                if mask == 0xFF and n <= _SLICE:
+                    buf[start:start + n] = fill[:n]
+                elif c:
+                    for i in range(start, start + n):
+                        buf[i] |= mask
                 else:
-                    mask = ~bit & 0xFF
-                    for xx in range(base + x, base + xend):
-                        buf[xx] &= mask
+                    mask = ~mask & 0xFF
+                    for i in range(start, start + n):
+                        buf[i] &= mask
         else:
             for yy in range(y, yend):
                 for xx in range(x, xend):
@@ -235,8 +246,49 @@ class FrameBuffer:
 
     def text(self, s, x, y, c=1):
         """8x8 glyphs, only set pixels drawn; bytes outside 32..127 draw glyph 127. A lone
-        surrogate (a name from another tool's record, on CPython) draws as U+FFFD does."""
-        for ch in s.encode("utf-8", "surrogatepass") if isinstance(s, str) else s:
+        surrogate (a name from another tool's record, on CPython) draws as U+FFFD does.
+        MONO_VLSB: a glyph column is one byte, shifted into the one or two pages it covers."""
+        data = s.encode("utf-8", "surrogatepass") if isinstance(s, str) else s
+        if self.format != MONO_VLSB:
+            return self._text_pixels(data, x, y, c)
+        if x >= self.width or x + 8 * len(data) <= 0 or y >= self.height or y <= -8:
+            return
+        buf = self.buf
+        width = self.width
+        shift = y & 7
+        # the two pages the glyphs cover (-1: off the buffer), and the rows of each in it
+        upper = y >> 3
+        lower = upper + 1 if shift else -1
+        last = (self.height - 1) >> 3
+        clip = 0xFF >> (7 - ((self.height - 1) & 7))  # the last page's rows in the buffer
+        upper_mask = 0 if upper < 0 else (0xFF if upper < last else clip) if upper <= last else 0
+        lower_mask = 0 if lower < 0 or lower > last else 0xFF if lower < last else clip
+        upper_at = upper * self.stride
+        lower_at = lower * self.stride
+        for ch in data:
+            if ch < 32 or ch > 127:
+                ch = 127
+            base = (ch - 32) * 8
+            for j in range(8):
+                if 0 <= x < width:
+                    column = FONT_8X8[base + j]
+                    if upper_mask:
+                        bits = (column << shift) & upper_mask
+                        if c:
+                            buf[upper_at + x] |= bits
+                        else:
+                            buf[upper_at + x] &= ~bits & 0xFF
+                    if lower_mask:
+                        bits = (column >> (8 - shift)) & lower_mask
+                        if c:
+                            buf[lower_at + x] |= bits
+                        else:
+                            buf[lower_at + x] &= ~bits & 0xFF
+                x += 1
+        return None
+
+    def _text_pixels(self, data, x, y, c):
+        for ch in data:
             if ch < 32 or ch > 127:
                 ch = 127
             base = (ch - 32) * 8

@@ -15,7 +15,8 @@ none, so there the kept bytes are copied to path + ".tmp", which is renamed over
 
 Used: open(path, mode) with modes "rb", "wb", "ab" and the file's read(), write, flush,
 close (and seek and truncate when present); os.stat, rename, remove, mkdir, ilistdir or
-listdir, and sync when present. Storage(fs_open, fs_os) lets tests and other front ends inject them.
+listdir, and sync when present. Storage(fs_open, fs_os) lets tests and other front ends inject them
+(hal.fram_fs's FramFS is such a pair: the files on an I2C FRAM chip).
 """
 import os
 
@@ -58,10 +59,14 @@ def lfs_remount():
 
 
 class Storage:
-    def __init__(self, fs_open=open, fs_os=os, remount=lfs_remount):
+    def __init__(self, fs_open=open, fs_os=os, remount=lfs_remount, warm_bytes=WARM_BYTES, cut_safe=True):
         self._open = fs_open
         self._os = fs_os
         self._remount = remount  # None where it found nothing to mount again (refresh)
+        self.warm_bytes = warm_bytes  # 0: a store whose allocator never walks it (hal.fram_fs)
+        # False: a power cut while it saves can take more than the line being written (a
+        # CircuitPython FAT drive: docs/reliability.md); the keeper says so at power-on
+        self.cut_safe = cut_safe
         self.allocated = 0  # blocks allocated since littlefs last walked the flash (refresh)
         self._torn = {}  # path -> length its file must be cut back to before the next append
 
@@ -77,9 +82,11 @@ class Storage:
         filed), which would otherwise fall on the first press that writes a line. (A smaller
         file is stored inline and allocates no block.) A flash too full for it is left as it
         is."""
+        if not self.warm_bytes:
+            return
         try:
             with self._open(path, "wb") as f:
-                f.write(bytes(WARM_BYTES))
+                f.write(bytes(self.warm_bytes))
         except OSError:
             pass
         try:

@@ -1,14 +1,30 @@
-// Azul Companion's emulated RP2040 (tests/picosim.py runs it): ../shared/cpsim/run.mjs (itself
-// ../shared/picosim's, for MicroPython and CircuitPython alike), copied and extended here for
-// the project's displays and sleep. The firmware (--uf2) and boot ROM come from those folders.
+// Azul Companion's emulated RP2040, the one both emulated boards run on (tests/picosim.py: the
+// Pico's MicroPython; tests/cpsim.py: the Feather's CircuitPython): ../shared/cpsim/run.mjs
+// (itself ../shared/picosim's), copied and extended here. The firmware (--uf2) and boot ROM
+// come from those folders.
 //
 // node run.mjs --uf2 FILE --bootrom FILE [--port 2217] [--ctl-port PORT+1]
 //              [--flash-img FILE] [--flash-mb N] [--fs-start ADDR] [--pins-high 7,8,9]
 //              [--marker-pin 22] [--i2c-stub [--i2c-pins 4,5]] [--display ssd1306|sh1106]
 //              [--display-bus i2c|spi] [--i2c-addr 0x3c|0x3d|none] [--spi-pins DC,CS]
+//              [--fram-img FILE [--fram-addr 0x50]]
 //              [--trace-pins 16,17] [--neopixel-pin 16] [--echo] [--quiet] [--zlp-poll] [--fast-idle] [--i2c-no-timing]
 //
 // Added in this project:
+//  * a timer alarm whose target is the current microsecond fires now, as on the chip (rp2040js
+//    took the fraction of a microsecond already past for a target in the past and scheduled
+//    it 2**32 us later);
+//  * WFI ends at once when an enabled interrupt is already pending, masked by PRIMASK or not,
+//    as on the chip (rp2040js woke the core only for an interrupt that became pending while it
+//    waited: CircuitPython, whose idle disables interrupts, checks for work, then runs WFI, met
+//    its 1 ms tick (on while keypad scans) between the two now and then and slept for good,
+//    the emulated clock stopped);
+//  * flash write-back per operation and the chip's erase/program times (--flash-op-ms): see
+//    "per operation" below;
+//  * --fram-img FILE: an I2C FRAM (MB85RC256V, 32 KB) at --fram-addr (0x50) on the I2C stub,
+//    its device ID at 0x7C; its bytes kept in FILE (made, zeros, when missing), each byte the
+//    bus writes put into FILE before the byte is acknowledged, so a kill (a power cut) lands
+//    between two bytes; stats `fram`: bytes written and read;
 //  * the display model keeps the RAM of an SSD1306 (128 columns, its addressing modes and
 //    windows) or an SH1106 (--display sh1106: 132 columns, page addressing only, unknown
 //    commands ignored), noise at power-on as on the chip, behind I2C at --i2c-addr (none:
@@ -88,6 +104,9 @@ const TRACE_PINS = String(opt('trace-pins', '')).split(',').filter(Boolean).map(
 const NEOPIXEL_PIN = Number(opt('neopixel-pin', -1));
 if (!['ssd1306', 'sh1106'].includes(DISPLAY) || !['i2c', 'spi'].includes(DISPLAY_BUS)) throw new Error('--display ssd1306|sh1106, --display-bus i2c|spi');
 const I2C_PINS = String(opt('i2c-pins', '4,5')).split(',').map(Number);
+const FRAM_IMG = opt('fram-img', null);
+const FRAM_ADDR = Number(opt('fram-addr', '0x50'));
+const FRAM_ID_ADDR = 0x7c, FRAM_ID = [0x00, 0xa5, 0x10], FRAM_SIZE = 32768;  // Fujitsu MB85RC256V
 // input pins driven high at every chip build (buttons to GND with pull-ups: released = 1)
 const PINS_HIGH = String(opt('pins-high', '')).split(',').filter(Boolean).map(Number);
 const pinLevels = new Map(PINS_HIGH.map((n) => [n, true]));
@@ -163,6 +182,8 @@ let resets = 0, cyclesBefore = 0, emuNsBefore = 0;  // totals of previous incarn
 const flashStats = { erases: 0, erasedBytes: 0, programs: 0, programmedBytes: 0 };
 const i2cStats = { enabled: I2C_STUB, timing: I2C_STUB && I2C_TIMING, bytes: 0, nacks: 0, softAddrAcks: 0, transactions: [] };
 const spiStats = { bytes: 0, toDisplay: 0 };
+const fram = FRAM_IMG ? openFram() : null;
+const framStats = { fitted: !!fram, written: 0, read: 0 };
 const trace = [];                     // --trace-pins: {pin, level, emu_ns, last_ns, edges, reset}
 const traceLast = new Map();          // pin -> its latest event (edges join it within 1 ms)
 const ledFrames = [];                 // --neopixel-pin: {emu_ns, hex, reset}
@@ -275,6 +296,7 @@ function buildChip(flashContent) {
       log(`BKPT #${code} at 0x${(core.PC - 2).toString(16)} - CPU stopped`);
     }
   };
+  fixTimerAlarms(mcu.peripherals[0x40054]);                                          // TIMER_BASE
   mcu.peripherals[0x40058].onWatchdogTrigger = () => { resetRequested = true; };  // WATCHDOG_BASE
   attachRDID(mcu.peripherals[0x18000]);                                               // XIP_SSI_BASE
 
@@ -332,6 +354,19 @@ function buildChip(flashContent) {
     });
   }
   mcu.core.PC = FLASH_BASE;           // start at boot2, like the upstream demo
+}
+
+// ---- timer alarms: the target compared with the whole microseconds the timer counts ----
+function fixTimerAlarms(timer) {
+  const ALARM0 = 0x10, ALARM3 = 0x1c, orig = timer.writeUint32.bind(timer);
+  timer.writeUint32 = (offset, value) => {
+    if (offset < ALARM0 || offset > ALARM3 || (offset & 3)) return orig(offset, value);
+    const alarm = timer.alarms[(offset - ALARM0) / 4];
+    const delta = (value - Math.floor(clock.nanos / 1000)) >>> 0;  // 0: it matches now
+    alarm.armed = true;
+    alarm.targetMicros = value;
+    alarm.clockAlarm.schedule(delta * 1000);
+  };
 }
 
 // ---- flash JEDEC ID ----
@@ -497,6 +532,41 @@ function checkDormancy() {  // called by the run loop: true while the chip is st
   return false;
 }
 
+// ---- FRAM: an MB85RC256V, its bytes in FRAM_IMG, written through byte by byte ----
+// (a write: two address bytes, then data from there on, the address wrapping at the end; a
+// read: from the address the last write set or the last byte read left; its device ID: the
+// chip's address << 1 written to 0x7C, then three bytes read)
+function openFram() {
+  if (!fs.existsSync(FRAM_IMG)) fs.writeFileSync(FRAM_IMG, Buffer.alloc(FRAM_SIZE));
+  const fd = fs.openSync(FRAM_IMG, 'r+'), mem = Buffer.alloc(FRAM_SIZE);
+  fs.readSync(fd, mem, 0, FRAM_SIZE, 0);
+  return { fd, mem, at: 0, addrBytes: 2, idAt: 3 };
+}
+function framConnect(addr, write) {  // true: the chip answers at addr
+  if (!fram || (addr !== FRAM_ADDR && addr !== FRAM_ID_ADDR)) return false;
+  if (addr === FRAM_ADDR && write) fram.addrBytes = 0;
+  if (addr === FRAM_ID_ADDR) fram.idAt = write ? 3 : 0;
+  return true;
+}
+function framWrite(addr, v) {
+  if (addr === FRAM_ID_ADDR) return;
+  if (fram.addrBytes < 2) {
+    fram.at = (fram.addrBytes++ ? (fram.at & 0xff00) | v : v << 8) & (FRAM_SIZE - 1);
+    return;
+  }
+  fram.mem[fram.at] = v;
+  fs.writeSync(fram.fd, fram.mem, fram.at, 1, fram.at);  // on disk before the byte's ACK
+  fram.at = (fram.at + 1) & (FRAM_SIZE - 1);
+  framStats.written++;
+}
+function framRead(addr) {
+  if (addr === FRAM_ID_ADDR) return fram.idAt < 3 ? FRAM_ID[fram.idAt++] : 0xff;
+  const v = fram.mem[fram.at];
+  fram.at = (fram.at + 1) & (FRAM_SIZE - 1);
+  framStats.read++;
+  return v;
+}
+
 // ---- I2C stub ----
 function attachI2CStub() {
   // peripheral side: rp2040js calls onStart/onConnect/onWriteByte/onReadByte/onStop and
@@ -511,7 +581,10 @@ function attachI2CStub() {
     };
     i2c.onStart = () => later(1, () => i2c.completeStart());
     i2c.onConnect = (addr, mode) => {
-      if (DISPLAY_BUS === 'i2c' && addr === I2C_ADDR) {
+      if (framConnect(addr, mode !== I2CMode.Read)) {
+        cur = { bus, addr, fram: true };
+        later(9, () => i2c.completeConnect(true));
+      } else if (DISPLAY_BUS === 'i2c' && addr === I2C_ADDR) {
         cur = { bus, addr, mode: mode === I2CMode.Read ? 'r' : 'w', n: 0, first: [] };
         if (cur.mode === 'w') ssdStart(); else ssd.tx = null;
         later(9, () => i2c.completeConnect(true));
@@ -523,13 +596,15 @@ function attachI2CStub() {
       }
     };
     i2c.onWriteByte = (v) => {
+      if (cur && cur.fram) { framWrite(cur.addr, v); later(9, () => i2c.completeWrite(true)); return; }
       i2cStats.bytes++;
       if (cur) { cur.n++; if (cur.first.length < 4) cur.first.push(v); ssdByte(v); }
       later(9, () => i2c.completeWrite(!!cur));
     };
-    i2c.onReadByte = () => later(9, () => i2c.completeRead(0x00));
+    i2c.onReadByte = () => { const v = cur && cur.fram ? framRead(cur.addr) : 0x00; later(9, () => i2c.completeRead(v)); };
     i2c.onStop = () => {
-      if (cur) { i2cStats.transactions.push(cur); if (i2cStats.transactions.length > 200) i2cStats.transactions.shift(); cur = null; }
+      if (cur && !cur.fram) { i2cStats.transactions.push(cur); if (i2cStats.transactions.length > 200) i2cStats.transactions.shift(); }
+      cur = null;
       later(1, () => i2c.completeStop());
     };
   });
@@ -589,7 +664,7 @@ function stats() {
     emu_over_wall: +(ns / 1e6 / w).toFixed(4),
     mcycles_per_wall_s: +(cyc / 1e3 / w).toFixed(3),
     resets, usb_connected: usbConnected, cpu_stopped_on_bkpt: unknownBreak,
-    flash: flashStats, i2c: i2cStats, spi: spiStats,
+    flash: flashStats, i2c: i2cStats, spi: spiStats, fram: framStats,
     dormant: dormancy.dormant, dormancies: dormancy.dormancies,
   };
 }
@@ -645,6 +720,12 @@ function execute() {
   for (let i = 0; i < 1000000 && !resetRequested; i++) {
     if (unknownBreak !== null) { idle = true; idleDelay = 100; break; }
     if ((i & 1023) === 0 && checkDormancy()) { idle = true; idleDelay = 10; anchorEmu = -1; break; }  // every clock stopped
+    if (core.waiting && ((core.pendingInterrupts & core.enabledInterrupts) || core.pendingSystick || core.pendingPendSV)) {
+      // WFI ends on an interrupt already pending, even one masked by PRIMASK (ARMv6-M); rp2040js
+      // wakes the core only when an interrupt becomes pending while it waits
+      core.waiting = false;
+      core.interruptsUpdated = true;
+    }
     if (core.waiting) {
       if (!clk.nextAlarm) { idle = true; idleDelay = 1; break; }  // nothing scheduled
       let ns = clk.nanosToNextAlarm;
