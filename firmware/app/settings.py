@@ -8,6 +8,8 @@ yet (windows) or the inferred table, unverified (track, ornaments).
 """
 # history_keep: finished games kept in data/history; older ones are removed (flash is small)
 # dim_after, blank_after: seconds without a key before the display dims / goes dark (0: never)
+# language: one of app.lang.LANGUAGES' codes, present once chosen (until then the board's:
+# App.language)
 DEFAULTS = {"brightness": 3, "symbols": True, "history_keep": 50, "dim_after": 120, "blank_after": 600}
 HISTORY_KEEP_MAX = 9999
 IDLE_MAX = 86400  # a day
@@ -39,6 +41,9 @@ def _ok(k, v, leds):
         return type(v) is bool
     if k == "led_layout":
         return v in LAYOUTS
+    if k == "language":
+        from app.lang import LANGUAGES
+        return v in [code for code, _ in LANGUAGES]
     if k in SINTRA:
         return sintra_problem(k, v) is None
     return _plain(v)
@@ -71,25 +76,26 @@ def _ints(v, n, lo, hi):
 
 
 def sintra_problem(k, v):
-    """What is wrong with v as the Sintra board value k (a short line), or None."""
+    """What is wrong with v as the Sintra board value k, or None: a short line's format (the
+    catalogue's English: app.lang) and its values, a tuple."""
     if k == "sintra_track":
         if not _ints(v, TRACK_SPACES, -18, 0) or v[0] or v[-1] != -18:
-            return "track: 13 spaces 0 .. -18"
+            return ("track: 13 spaces 0 .. -18",)
         for i in range(1, TRACK_SPACES):
             if v[i] > v[i - 1]:
-                return "track rises at space %d" % (i + 1)
+                return ("track rises at space %d", i + 1)
         return None
     if k == "sintra_ornaments":
         if type(v) is not list or len(v) != 4:
-            return "ornaments: 4 window pairs"
+            return ("ornaments: 4 window pairs",)
         for i in range(4):
             o = v[i]
             if not _ints(o, 2, 1, 8) or o[1] != o[0] + 1:
-                return "ornaments: 4 window pairs"
+                return ("ornaments: 4 window pairs",)
             if o in v[:i]:
-                return "2 ornaments at win %d-%d" % (o[0], o[1])
+                return ("2 ornaments at win %d-%d", o[0], o[1])
         return None
-    return None if _ints(v, 8, 0, 9) else "windows: 8 values 0..9"
+    return None if _ints(v, 8, 0, 9) else ("windows: 8 values 0..9",)
 
 
 def check(saved, board):
