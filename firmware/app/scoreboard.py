@@ -27,7 +27,8 @@ def entry_name(game, e, player=None, next=False):
     turn): "Wall Ann", "End round"."""
     from app.entries import module  # (the game's entry screens: loaded while it is played)
     words = getattr(module(game), "WORDS", {})
-    word = tr((next and words.get("next " + e)) or words.get(e) or WORDS.get(e, e))
+    word = (next and words.get("next " + e)) or words.get(e)
+    word = tr(word, game) if word else tr(WORDS.get(e, e))
     return word if player is None else "%s %s" % (word, player)
 
 
@@ -158,7 +159,7 @@ class Final(_Board):
             rows.append(tr("won: %s") % ", ".join(names))
         tie = s.tiebreak(self.won)
         if tie:
-            rows.append(tr("tie: %s") % tr(tie))
+            rows.append(tr("tie: %s") % tr(tie, s.game))
         self.told = 0  # players whose breakdown is in the rows
         self.labels = {}  # breakdown key -> (its label in words, the label and a space)
         _Board.__init__(self, app, title, rows)
@@ -197,7 +198,7 @@ class Final(_Board):
                     v = str(v)
                 lab = labels.get(k)
                 if lab is None:
-                    words = tr(k.replace("_points", " pts").replace("complete_", "full ").replace("_", " "))
+                    words = tr(k.replace("_points", " pts").replace("complete_", "full ").replace("_", " "), s.game)
                     lab = labels[k] = (words, words + " ")
                 # the label cut to leave the value on the row
                 room = cv.w - cv.width(v) - 8
