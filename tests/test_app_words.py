@@ -73,10 +73,10 @@ class Screens:
         scr = app.screen
         cv = app.cv
         if isinstance(scr, ListScreen):
-            n = scr.width(cv) // 8
+            w = scr.width(cv)
             for row in [scr.title] + list(scr.rows()):
-                if len(row) > n:
-                    self.beyond.setdefault("%r is longer than %d characters" % (row, n), shown)
+                if cv.width(row) > w:
+                    self.beyond.setdefault("%r is wider than %d pixels" % (row, w), shown)
         if self.as_text and app.display.on:  # the simulator's 80x24 view reads what was drawn
             lines = ["".join(ch for ch, _, _ in line) for line in app.display.cells()]
             for t in app.message or shown:  # (a message covers the rows under it)

@@ -1,0 +1,162 @@
+"""The device in Traditional Chinese and Japanese: every screen of the eight scripted games
+(tests/test_app_words.py's), played with the same keys as in English, on the Pico's 128x64
+display and the Feather's 128x32.
+
+- Every text fits its display (nothing drawn beyond its edges, no row wider than it) and
+  every character drawn is ASCII or a glyph of the language's font subset (never the
+  replacement glyph): the catalogue's glyphs are all in the table.
+- No English word is left on a screen but the players' names and the buttons' (OK, BACK...).
+- The record the game leaves is byte for byte the English one: records never depend on
+  the language.
+"""
+import json
+import os
+import re
+
+import pytest
+
+from test_app_games import Driver, NAMES, play_azul, play_5211, play_sintra, play_garden, board_check, \
+    sintra_events, garden_events, ROUND_COLOURS
+from test_app_words import Screens, names
+from app.app import App
+from app.ui import Canvas
+from app import lang
+from hal.keys import DOWN
+from rules_core import azul_engine, engine5211
+
+LANGUAGES = ("zh-Hant", "ja")
+# Latin words a translated screen may show: the buttons' names, LED, and what the catalogue
+# keeps in Latin letters on purpose (a file name the host tools read: torn-N); and the
+# device's own name, the main menu's title
+LATIN = {"ok", "back", "left", "right", "up", "down", "led", "torn"}
+PRODUCT = "Azul Companion"
+
+GAMES = [("Azul", "coloured", 3, lambda d: play_azul(d, *azul_engine.random_game(3, 11, "colored")[:2])),
+         ("Azul", "grey", 2, lambda d: play_azul(d, *azul_engine.random_game(2, 5, "grey")[:2])),
+         ("5211", "standard", 4, lambda d: play_5211(d, engine5211.random_game(4, 3, "standard")[1], 4)),
+         ("5211", "long", 3, lambda d: play_5211(d, engine5211.random_game(3, 1, "long")[1], 3)),
+         ("Sintra", "side A", 2, None), ("Sintra", "side B", 2, None),
+         ("Queen's Garden", "standard", 2, lambda d: play_garden(d, garden_events("standard"))),
+         ("Queen's Garden", "variant side", 2, lambda d: play_garden(d, garden_events("variant")))]
+
+
+def play_english(where, board, game):
+    """Game `game` of GAMES played in English: (its keys, its record)."""
+    title, label, n, play = game
+    d = Driver(where, board)
+    d.new_game(title, label, n)
+    if title == "Sintra":
+        board_check(d, label[-1])
+        for c in ROUND_COLOURS:
+            d.choose(c)
+        play_sintra(d, sintra_events())
+    else:
+        play(d)
+    assert type(d.screen).__name__ == "Final", d.app.text()
+    return list(d.keys), d.record()
+
+
+def driver_in(where, board, code):
+    """A Driver whose device speaks `code` (its settings file says so)."""
+    data = where / "data"
+    data.mkdir(parents=True)
+    (data / "settings.json").write_text(json.dumps({"language": code}), encoding="utf-8")
+    return Driver(where, board)
+
+
+def replay_keys(d, keys):
+    for k in keys:
+        if k is None:
+            d.wait()
+        else:
+            d.press(k)
+
+
+def final_details(d):
+    """The final standings scrolled through, their breakdowns made."""
+    d.press(DOWN)
+    while d.app.prepare():
+        pass
+    for _ in d.screen.rows():
+        d.press(DOWN)
+
+
+class Drawn:
+    """Every text the canvas draws in a language: beyond the display, or with a character
+    the font does not hold."""
+
+    def __init__(self, monkeypatch):
+        self.problems = {}
+        self.chars = set()
+        drawn = self
+        draw = Canvas.draw_text
+
+        def watched(cv, s, x, y, c=1):
+            if x < 0 or y < 0 or x + cv.width(s) > cv.w or y + cv.line > cv.h:
+                drawn.problems.setdefault("%r drawn at %d,%d (%d pixels wide) on %dx%d"
+                                          % (s, x, y, cv.width(s), cv.w, cv.h), None)
+            self.chars.update(s)
+            draw(cv, s, x, y, c)
+        monkeypatch.setattr(Canvas, "draw_text", watched)
+
+    def missing(self, table):
+        """Characters drawn that the table's font has no glyph of."""
+        return sorted(ch for ch in self.chars if ord(ch) > 0x7E and table.glyph(ord(ch)) == table.g - 1)
+
+
+def english_left(texts):
+    """{word: text} of the Latin words of a translated screen that are no name or button."""
+    known = names() | LATIN
+    out = {}
+    for t in texts:
+        for w in re.findall(r"[A-Za-z]{2,}", t.replace(PRODUCT, "")):
+            if w.lower() not in known:
+                out.setdefault(w, t)
+    return out
+
+
+@pytest.fixture(scope="module")
+def english(tmp_path_factory):
+    """The eight games' keys and records in English, on each board."""
+    out = {}
+    for board in ("pico", "feather_rp2040"):
+        for i, game in enumerate(GAMES):
+            out[board, i] = play_english(tmp_path_factory.mktemp("en"), board, game)
+    return out
+
+
+@pytest.mark.parametrize("board", ["pico", "feather_rp2040"])
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_every_screen_of_the_eight_games_fits_in_each_language(tmp_path, monkeypatch, english, code, board):
+    screens = Screens(monkeypatch)
+    drawn = Drawn(monkeypatch)
+    for i, game in enumerate(GAMES):
+        keys, record = english[board, i]
+        d = driver_in(tmp_path / str(i), board, code)
+        assert d.app.cv.language == code and d.app.cv.font is not None
+        replay_keys(d, keys)
+        assert type(d.screen).__name__ == "Final", d.app.text()
+        assert d.record() == record, "%s %s: the %s record differs from the English one" % (game[0], game[1], code)
+        final_details(d)
+    assert len(screens.texts) > 500
+    problems = dict(screens.beyond)
+    problems.update(drawn.problems)
+    assert not problems, "\n".join("%s\n  in %r" % b for b in problems.items())
+    assert not drawn.missing(lang.chosen()), "no glyph of %r in the %s font" % (drawn.missing(lang.chosen()), code)
+    left = english_left(screens.texts)
+    assert not left, "\n".join("%r, English on a %s screen: %r" % (w, code, t) for w, t in left.items())
+
+
+def test_a_name_the_font_does_not_hold_is_drawn_with_the_replacement_glyph(tmp_path):
+    """A player's name in another script (a record from elsewhere) draws a box a character."""
+    d = driver_in(tmp_path, "pico", "zh-Hant")
+    table = lang.chosen()
+    font = d.app.cv.font
+    before = bytes(d.display.buffer)
+    font.text(d.display, "한글", 0, 52)
+    box = table.g - 1
+    assert table.glyph(ord("한")) == box
+    assert bytes(d.display.buffer) != before
+    # the box's pixels, where the two glyphs went
+    cell = [[d.display.pixel(x, 52 + y) for x in range(12)] for y in range(12)]
+    assert cell[1][1] and cell[1][10] and cell[10][1] and not cell[5][5], cell
