@@ -120,7 +120,7 @@ class WindowForm(Form):
         rc = colours.label(self.app.session.bonus_colour(), "sintra")
         if self.fields[2].value() == 0:  # rules_core.sintra: kept glass of the round's colour
             return tr("bonus 0: the kept %s counts") % rc
-        return tr("bonus 5: kept glass is not %s") % rc  # all five panes are the round's colour
+        return tr("bonus 5: kept glass not %s") % rc  # all five panes are the round's colour
 
 
 def _broken(app, p):

@@ -8,6 +8,12 @@ REPLACEMENT = const(0xFFFD)  # the glyph drawn for a character the font does not
 _HEADER = const(16)
 
 
+def _folder():
+    """The folder this module was loaded from ("app/"), where flash puts the tables' files."""
+    path = globals().get("__file__") or "app/x"
+    return path[:path.rfind("/") + 1]
+
+
 def _u16(m, i):
     return m[i] | m[i + 1] << 8
 
@@ -34,7 +40,7 @@ class Table:
         except ImportError:
             pass
         try:
-            f = open("app/%s.bin" % name, "rb")
+            f = open("%s%s.bin" % (_folder(), name), "rb")
         except OSError:
             return None
         head = bytearray(_HEADER)

@@ -150,7 +150,7 @@ WORDS = {
     "bonus": "ボーナス",
     "glass": "ガラス",
     "bonus 0: the kept %s counts": "ボーナス0：残した%sも数える",
-    "bonus 5: kept glass is not %s": "ボーナス5：残したのは%sでない",
+    "bonus 5: kept glass not %s": "ボーナス5：残したのは%sでない",
     "%d: track reset": "%d：トラック戻し",
     "track: at end": "トラック：終了時",
     "scored at end": "終了時に得点",

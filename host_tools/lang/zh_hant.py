@@ -150,7 +150,7 @@ WORDS = {
     "bonus": "獎勵",
     "glass": "玻璃",
     "bonus 0: the kept %s counts": "獎勵0：保留的%s也算",
-    "bonus 5: kept glass is not %s": "獎勵5：保留的不是%s",
+    "bonus 5: kept glass not %s": "獎勵5：保留的不是%s",
     "%d: track reset": "%d：記錄表重置",  # 001: 碎玻璃記錄表 ... 放回最頂那格
     "track: at end": "記錄表：遊戲結束時",
     "scored at end": "遊戲結束時計分",
