@@ -115,6 +115,13 @@ def english_left(texts):
     return out
 
 
+@pytest.fixture(autouse=True)
+def back_to_english():
+    """The language is the process's (app.lang, as on a board): English again for the tests after."""
+    yield
+    lang.use("en")
+
+
 @pytest.fixture(scope="module")
 def english(tmp_path_factory):
     """The eight games' keys and records in English, on each board."""

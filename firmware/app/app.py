@@ -107,8 +107,8 @@ class App:
         self.ledview.configure(s["brightness"], s["led_count"], s["led_layout"])
         self.idle.configure(s["dim_after"], s["blank_after"], self.ledview.count > 0)
         code = self.language()
+        lang.use(code)  # (the texts: one language at a time, the App's)
         if code != self.cv.language:
-            lang.use(code)
             table = lang.chosen()
             self.cv.use(code, table.font(self.cv.h) if table is not None else None)
 

@@ -22,6 +22,7 @@ is the index (what a table read from its file holds).
 # the glyphs; English has no font but its own 8x8 one)
 LANGUAGES = (("en", "English"), ("zh-Hant", "Chinese (trad.)"), ("ja", "Japanese"))
 _table = None  # the chosen language's Table; None: English
+_code = "en"  # the language use() chose
 
 
 def module_name(code):
@@ -41,10 +42,13 @@ def key_hash(text):
 def use(code):
     """Speak `code` (one of LANGUAGES) from now on: its table opened, or none for English
     (or a language whose table is missing: English then)."""
-    global _table
+    global _table, _code
+    if code == _code:
+        return
     if _table is not None:
         _table.close()
     _table = None
+    _code = code
     if code != "en":
         from app.langdata import Table  # (English loads none of it)
         _table = Table.open(module_name(code))

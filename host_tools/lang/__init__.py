@@ -42,3 +42,20 @@ class Translator:
         if context is not None and context + "|" + text in self.table:
             return self.table[context + "|" + text]
         return self.table.get(text, text)
+
+
+def status(session, tr):
+    """Where a game stands (rules_core.outcome's status()) in tr's language."""
+    r = session.rules
+    name = tr("round %d/%d") % (r.round, r.rounds_total) if r.rounds_total else tr("round %d") % r.round
+    if r.finished:
+        return tr("final after %s") % name
+    if r.closed:
+        return tr("after %s, final scoring to enter") % name
+    return tr("in progress, %s") % name
+
+
+def breakdown_label(key, game, tr):
+    """A breakdown key in tr's language, as the device's final standings name it."""
+    from host_tools.lang.keys import breakdown_words
+    return tr(breakdown_words(key), game)

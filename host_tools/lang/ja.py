@@ -311,4 +311,48 @@ WORDS = {
     "%s not opened: %s": "%sを開けない：%s",
 }
 
-PAGE = {}
+PAGE = {
+    # the web page (web/index.html, web/azul.js)
+    "Azul Companion is open in another tab or window, which keeps the games: one page at a time writes them.":
+        "Azul Companion は別のタブかウィンドウで開いていて、そちらがゲームを保存しています：書き込むのは一度に一つのページだけです。",
+    "Use it here": "ここで使う",
+    "the device's display": "デバイスの画面",
+    "Back (hold: undo)": "戻る（長押し：取り消し）",
+    "Up": "上", "Down": "下", "Left": "左", "Right": "右", "OK": "OK",
+    "Download record": "記録をダウンロード",
+    "Download history": "履歴をダウンロード",
+    "Open a record": "記録を開く",
+    "starting MicroPython…": "MicroPython を起動中…",
+    "Hold BACK to undo. Keys: arrows, Enter = OK, Esc/Backspace = BACK, u = undo. Games stay in this browser, also offline.":
+        "BACK 長押しで取り消し。キー：矢印、Enter = OK、Esc/Backspace = BACK、u = 取り消し。ゲームはこのブラウザに保存され、オフラインでも使えます。",
+    "no game yet: start one with New game": "まだゲームがありません：「新しいゲーム」で始めてください",
+    "record downloaded": "記録をダウンロードしました",
+    "nothing stored yet": "まだ何も保存されていません",
+    "history downloaded (%d file)": "履歴をダウンロードしました（%dファイル）",
+    "history downloaded (%d files)": "履歴をダウンロードしました（%dファイル）",
+    "%s not opened: %d KB, a record is under %d KB": "%sを開けません：%d KB、記録は%d KB未満です",
+    "opened %s": "%sを開きました",
+    "could not start: %s": "起動できません：%s",
+    "error: %s": "エラー：%s",
+    # the reports (azul-companion export --lang, replay --lang)
+    "Azul Companion: %d game": "Azul Companion：%dゲーム",
+    "Azul Companion: %d games": "Azul Companion：%dゲーム",
+    "Azul Companion report": "Azul Companion レポート",
+    "Azul Companion record %s": "Azul Companion 記録 %s",
+    "Deck %d, round %d": "山札%d ラウンド%d",
+    "Score": "得点",
+    "total": "合計",
+    "tie-break: %s": "同点の場合：%s",
+    "no round closed yet": "終わったラウンドはまだありません",
+    "winner": "勝者",
+    "round %d": "ラウンド%d",
+    "round %d/%d": "ラウンド%d/%d",
+    "final after %s": "%sで終了",
+    "after %s, final scoring to enter": "%sの後、最終得点の入力待ち",
+    "in progress, %s": "進行中、%s",
+    # the games' titles (003 names Azul only; the others are marked)
+    "title|Azul": "アズール",
+    "title|Azul: Stained Glass of Sintra": "アズール：シントラのステンドグラス?",
+    "title|Azul: Queen's Garden": "アズール：クイーンズガーデン?",
+    "title|5211": "5211?",
+}

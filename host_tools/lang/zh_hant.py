@@ -311,4 +311,48 @@ WORDS = {
     "%s not opened: %s": "%s未開啟：%s",
 }
 
-PAGE = {}
+PAGE = {
+    # the web page (web/index.html, web/azul.js)
+    "Azul Companion is open in another tab or window, which keeps the games: one page at a time writes them.":
+        "Azul Companion 已在另一個分頁或視窗開啟，遊戲紀錄由它保存：一次只有一個頁面寫入。",
+    "Use it here": "改在這裡使用",
+    "the device's display": "裝置的螢幕",
+    "Back (hold: undo)": "返回（長按：復原）",
+    "Up": "上", "Down": "下", "Left": "左", "Right": "右", "OK": "OK",
+    "Download record": "下載紀錄",
+    "Download history": "下載歷史紀錄",
+    "Open a record": "開啟紀錄",
+    "starting MicroPython…": "正在啟動 MicroPython…",
+    "Hold BACK to undo. Keys: arrows, Enter = OK, Esc/Backspace = BACK, u = undo. Games stay in this browser, also offline.":
+        "長按 BACK 復原。鍵盤：方向鍵，Enter = OK，Esc/Backspace = BACK，u = 復原。遊戲紀錄保存在這個瀏覽器中，離線也可使用。",
+    "no game yet: start one with New game": "還沒有遊戲：用「新遊戲」開始一局",
+    "record downloaded": "已下載紀錄",
+    "nothing stored yet": "還沒有保存任何紀錄",
+    "history downloaded (%d file)": "已下載歷史紀錄（%d個檔案）",
+    "history downloaded (%d files)": "已下載歷史紀錄（%d個檔案）",
+    "%s not opened: %d KB, a record is under %d KB": "%s未開啟：%d KB，紀錄應小於%d KB",
+    "opened %s": "已開啟%s",
+    "could not start: %s": "無法啟動：%s",
+    "error: %s": "錯誤：%s",
+    # the reports (azul-companion export --lang, replay --lang)
+    "Azul Companion: %d game": "Azul Companion：%d局",
+    "Azul Companion: %d games": "Azul Companion：%d局",
+    "Azul Companion report": "Azul Companion 報告",
+    "Azul Companion record %s": "Azul Companion 紀錄 %s",
+    "Deck %d, round %d": "第%d個抽牌堆 第%d輪",
+    "Score": "分數",
+    "total": "總分",
+    "tie-break: %s": "平手判定：%s",
+    "no round closed yet": "還沒有結束的輪",
+    "winner": "勝者",
+    "round %d": "第%d輪",
+    "round %d/%d": "第%d/%d輪",
+    "final after %s": "結束於%s",
+    "after %s, final scoring to enter": "%s後，待輸入最終計分",
+    "in progress, %s": "進行中，%s",
+    # the games' titles (the boxes': 002, 001, 000, 004)
+    "title|Azul": "花磚密語",
+    "title|Azul: Stained Glass of Sintra": "花磚物語・琉璃之光",
+    "title|Azul: Queen's Garden": "花磚物語・花園宮殿",
+    "title|5211": "5211 花磚密語 特別版",
+}
