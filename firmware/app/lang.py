@@ -30,15 +30,6 @@ def module_name(code):
     return "lang_" + code.lower().replace("-", "_")
 
 
-def key_hash(text):
-    """The catalogue's 24-bit hash of an English text (djb2 over its UTF-8 bytes): small
-    ints on every runtime."""
-    h = 5381
-    for b in text.encode():
-        h = (h * 33 + b) & 0xFFFFFF
-    return h
-
-
 def use(code):
     """Speak `code` (one of LANGUAGES) from now on: its table opened, or none for English
     (or a language whose table is missing: English then)."""
@@ -51,7 +42,7 @@ def use(code):
     _code = code
     if code != "en":
         from app.langdata import Table  # (English loads none of it)
-        _table = Table.open(module_name(code))
+        _table = Table.open(module_name(code)[len("lang_"):])
 
 
 def chosen():

@@ -2,10 +2,18 @@
 frozen module's bytes or a piece at a time from its file. Loaded only for a language other
 than English. The layout is app.lang's docstring's."""
 from hal.compat import const
-from app.lang import key_hash
 
 REPLACEMENT = const(0xFFFD)  # the glyph drawn for a character the font does not hold
 _HEADER = const(16)
+
+
+def key_hash(text):
+    """The catalogue's 24-bit hash of an English text (djb2 over its UTF-8 bytes): small
+    ints on every runtime (host_tools/lang/make.py hashes the keys with it)."""
+    h = 5381
+    for b in text.encode():
+        h = (h * 33 + b) & 0xFFFFFF
+    return h
 
 
 def _folder():
@@ -32,17 +40,22 @@ class Table:
         self.fonts = {}
 
     @staticmethod
-    def open(name):
-        """The table of module app.<name>: its bytes in place, or its .bin file; None when
-        neither is there."""
+    def open(code):
+        """The table of module app.lang_<code> ("zh_hant"): its bytes in place, or its .bin
+        file; None when neither is there."""
         try:
-            return Table(__import__("app." + name, None, None, ["DATA"]).DATA)
+            return Table(__import__("app.lang_" + code, None, None, ["DATA"]).DATA)
         except ImportError:
             pass
         try:
-            f = open("%s%s.bin" % (_folder(), name), "rb")
+            f = open("%slang_%s.bin" % (_folder(), code), "rb")
         except OSError:
             return None
+        return Table.read(f)
+
+    @staticmethod
+    def read(f):
+        """The table of an open file: its index read whole, the rest left in the file."""
         head = bytearray(_HEADER)
         f.readinto(head)
         index = bytearray(head[8] | head[9] << 8 | head[10] << 16 | head[11] << 24)

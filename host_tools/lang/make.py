@@ -33,7 +33,7 @@ class MakeError(Exception):
 
 
 def _hash(text):
-    from app.lang import key_hash
+    from app.langdata import key_hash
     return key_hash(text)
 
 
