@@ -15,14 +15,10 @@ import re
 
 import pytest
 
-from test_app_games import Driver, NAMES, play_azul, play_5211, play_sintra, play_garden, board_check, \
-    sintra_events, garden_events, ROUND_COLOURS
-from test_app_words import Screens, names
-from app.app import App
+from test_app_games import Driver
+from test_app_words import Screens, names, GAMES, play_game, final_details
 from app.ui import Canvas
 from app import lang
-from hal.keys import DOWN
-from rules_core import azul_engine, engine5211
 
 LANGUAGES = ("zh-Hant", "ja")
 # Latin words a translated screen may show: the buttons' names, LED, and what the catalogue
@@ -31,28 +27,10 @@ LANGUAGES = ("zh-Hant", "ja")
 LATIN = {"ok", "back", "left", "right", "up", "down", "led", "torn"}
 PRODUCT = "Azul Companion"
 
-GAMES = [("Azul", "coloured", 3, lambda d: play_azul(d, *azul_engine.random_game(3, 11, "colored")[:2])),
-         ("Azul", "grey", 2, lambda d: play_azul(d, *azul_engine.random_game(2, 5, "grey")[:2])),
-         ("5211", "standard", 4, lambda d: play_5211(d, engine5211.random_game(4, 3, "standard")[1], 4)),
-         ("5211", "long", 3, lambda d: play_5211(d, engine5211.random_game(3, 1, "long")[1], 3)),
-         ("Sintra", "side A", 2, None), ("Sintra", "side B", 2, None),
-         ("Queen's Garden", "standard", 2, lambda d: play_garden(d, garden_events("standard"))),
-         ("Queen's Garden", "variant side", 2, lambda d: play_garden(d, garden_events("variant")))]
-
-
 def play_english(where, board, game):
     """Game `game` of GAMES played in English: (its keys, its record)."""
-    title, label, n, play = game
     d = Driver(where, board)
-    d.new_game(title, label, n)
-    if title == "Sintra":
-        board_check(d, label[-1])
-        for c in ROUND_COLOURS:
-            d.choose(c)
-        play_sintra(d, sintra_events())
-    else:
-        play(d)
-    assert type(d.screen).__name__ == "Final", d.app.text()
+    play_game(d, game)
     return list(d.keys), d.record()
 
 
@@ -70,15 +48,6 @@ def replay_keys(d, keys):
             d.wait()
         else:
             d.press(k)
-
-
-def final_details(d):
-    """The final standings scrolled through, their breakdowns made."""
-    d.press(DOWN)
-    while d.app.prepare():
-        pass
-    for _ in d.screen.rows():
-        d.press(DOWN)
 
 
 class Drawn:
