@@ -480,8 +480,8 @@ def main(argv):
                 return 2
             files = filed(args.history)
             files.update((key_file(n), scripts[n]) for n in names)
-            if args.language:
-                files["data/settings.json"] = json.dumps({"language": args.language}).encode()
+            if args.language:  # (each game's clean data folder gets it: pico_device._clean)
+                files["bench/language"] = args.language.encode()
             bench.flash(files)
             if args.profile:
                 for name in names:
