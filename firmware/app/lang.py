@@ -12,10 +12,10 @@ the table is the file app/lang_<code>.bin (`flash` writes it in the module's pla
 board that loads .mpy files), read a piece at a time; only its index is held then.
 
 Table layout (little-endian): b"AZW1", u16 n texts, u16 g glyphs, u32 where the texts
-start, u32 where the glyphs start; n u24 key hashes (sorted); n + 1 u16 text offsets; g u16
-code points (sorted, U+FFFD the last); then the texts (UTF-8); then g 12x12 glyphs of 24
-bytes and g 10x10 glyphs of 20 bytes (MONO_HLSB, 2 bytes a row). Everything before the texts
-is the index (what a table read from its file holds).
+start, u32 where the glyphs start; n u24 key hashes (sorted); g u16 code points (sorted,
+U+FFFD the last); n + 1 u16 text offsets; the texts (UTF-8); g 12x12 glyphs of 24 bytes,
+then g 10x10 glyphs of 20 bytes (MONO_HLSB, 2 bytes a row). The hashes and the code points
+are the index, what a table read from its file holds (1.5 KB).
 """
 # (code, its name in English): the settings file's values and the Settings' Language menu,
 # which names each through tr() (繁體中文 and 日本語 in those languages: their tables hold

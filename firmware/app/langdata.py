@@ -36,7 +36,8 @@ class Table:
         self.g = _u16(m, 6)
         self.texts = m[8] | m[9] << 8 | m[10] << 16 | m[11] << 24
         self.glyphs = m[12] | m[13] << 8 | m[14] << 16 | m[15] << 24
-        self.codes = _HEADER + 5 * self.n + 2
+        self.codes = _HEADER + 3 * self.n
+        self.offsets = self.codes + 2 * self.g
         self.fonts = {}
 
     @staticmethod
@@ -58,7 +59,7 @@ class Table:
         """The table of an open file: its index read whole, the rest left in the file."""
         head = bytearray(_HEADER)
         f.readinto(head)
-        index = bytearray(head[8] | head[9] << 8 | head[10] << 16 | head[11] << 24)
+        index = bytearray(_HEADER + 3 * (head[4] | head[5] << 8) + 2 * (head[6] | head[7] << 8))
         f.seek(0)
         f.readinto(index)
         return Table(index, f)
@@ -85,14 +86,17 @@ class Table:
         i = _HEADER + 3 * lo
         if (m[i] | m[i + 1] << 8 | m[i + 2] << 16) != h:
             return None
-        o = _HEADER + 3 * self.n + 2 * lo
-        a = _u16(m, o)
-        b = _u16(m, o + 2)
-        if self.f is None:
-            return str(m[self.texts + a:self.texts + b], "utf-8")
-        buf = bytearray(b - a)
-        self.f.seek(self.texts + a)
-        self.f.readinto(buf)
+        o = self.offsets + 2 * lo
+        f = self.f
+        if f is None:
+            a = _u16(m, o)
+            return str(m[self.texts + a:self.texts + _u16(m, o + 2)], "utf-8")
+        ab = bytearray(4)
+        f.seek(o)
+        f.readinto(ab)
+        buf = bytearray(_u16(ab, 2) - _u16(ab, 0))
+        f.seek(self.texts + _u16(ab, 0))
+        f.readinto(buf)
         return str(buf, "utf-8")
 
     def glyph(self, code):

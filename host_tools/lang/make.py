@@ -131,10 +131,10 @@ def build(code, fonts=None):
         offsets.append(len(texts))
     if len(texts) > 0xFFFF:
         raise MakeError("%s: %d bytes of texts, more than a u16 offset reaches" % (code, len(texts)))
-    for o in offsets:
-        index += struct.pack("<H", o)
     for c in codes:
         index += struct.pack("<H", c)
+    for o in offsets:
+        index += struct.pack("<H", o)
     texts_at = 16 + len(index)
     glyphs_at = texts_at + len(texts)
     glyphs = bytearray()
