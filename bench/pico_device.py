@@ -53,7 +53,8 @@ def _clean():
     try:
         names = os.listdir("data")
     except OSError:
-        return
+        names = []
+        os.mkdir("data")  # (a flash the App never booted on)
     for n in names:
         if n != "history":
             p = "data/" + n

@@ -111,7 +111,8 @@ def test_a_chinese_game_on_the_emulated_pico_leaves_the_english_record(flashed, 
         r = emu.result("f = open('bench/language', 'w')\nf.write('zh-Hant')\nf.close()\n"  # (pico_device._clean)
                        "import picobench\npicobench.game('bench/azul.keys')", timeout=1800)
         assert r["final"] == "Final" and r["finished"] and r["shown_equals_buffer"] is True
-        assert bytes.fromhex(r["buffer"]) == bytes(zh.display.buffer)
+        board = bytes.fromhex(r["buffer"])
+        assert board == bytes(zh.display.buffer), "board:\n%s" % "\n".join(text_of(board))
         pulled = tmp_path / "pulled"
         p = cli("pull", "--port", emu.port, "--to", str(pulled))
         assert p.returncode == 0, p.stderr
