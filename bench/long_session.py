@@ -29,7 +29,7 @@ GAMES = [("Azul", "coloured", "colored", 2, 5), ("5211", "standard", "standard",
 
 def game_scripts(tmp):
     """[keys of game 1 from a fresh device] + [keys of each cycle game after a finished one]."""
-    from rules_core import azul_engine, engine5211
+    from rules_core import azul_engine, game5211_engine
     d = Driver(_Path(tmp))
     scripts = []
     for title, label, variant, n, seed in GAMES + GAMES[:1]:
@@ -39,7 +39,7 @@ def game_scripts(tmp):
             header, events = azul_engine.random_game(n, seed, variant)[:2]
             play_azul(d, header, events)
         else:
-            events = engine5211.random_game(n, seed, variant)[1]
+            events = game5211_engine.random_game(n, seed, variant)[1]
             play_5211(d, events, n)
         d.press(OK)  # the final standings -> the main menu
         scripts.append(d.keys[start:])

@@ -65,7 +65,7 @@ meeting the idle work under way then: each piece of it is a press's possible wai
   gaps_ms                     the ms of each piece of idle work in the gap before each key, the
                               first 31 (negative where the collector ran in it)
 e.g. the main menu's History and Settings with 50 games filed:
-  --history 50 --presses DOWN,OK,BACK,DOWN,OK
+  --history 50 --presses DOWN,DOWN,OK,BACK,DOWN,OK
 and the undo from a finished 5211 game's final standings:
   --resume tests/golden/5211_4p.jsonl --presses BACK+LONG
 --gap MS, --hold MS (with --presses): MS of idle work between two keys instead of a press's
@@ -161,7 +161,7 @@ PROFILE = [
     ("rules_core.session", "Session", "standings", "Session.standings"),
     ("rules_core.session", "Session", "__init__", "Session.__init__"),
     ("rules_core.azul", "AzulRules", "apply", "rules.apply"),
-    ("rules_core.game5211", "Rules5211", "apply", "rules.apply"),
+    ("rules_core.game5211", "Game5211Rules", "apply", "rules.apply"),
     ("rules_core.garden", "GardenRules", "apply", "rules.apply"),
     ("rules_core.sintra", "SintraRules", "apply", "rules.apply"),
     ("app.ui", "Canvas", "lines", "Canvas.lines"),

@@ -141,11 +141,10 @@ def deep_sleeper(board):
     return lambda: deep_sleep(pins, level)
 
 
-def sleeper(board, buttons, clock):
-    """(sleep function, longest sleep) for the board: a light sleep that a press ends, or
-    plain sleeps short enough to see a press in time."""
+def sleeper(board, clock):
+    """(sleep function, longest sleep) for the board: a light sleep that a press ends (the
+    button pins' interrupts, hal.buttons), or plain sleeps short enough to see a press in time."""
     if board.get("sleep") == "lightsleep":
-        buttons.wake_on_press()
         return clock.light_sleep_ms, NAP_MS
     return clock.sleep_ms, POLL_MS
 
@@ -167,7 +166,7 @@ def main():
     leds = leds_from_board(board)
     from hal.storage import Storage
     deep = deep_sleeper(board)
-    nap, longest = sleeper(board, buttons, clock)
+    nap, longest = sleeper(board, clock)
     if isinstance(display, NoDisplay):
         from app.nodisplay import run
         run(display, leds, buttons, Storage(), clock, nap, deep, watchdog(board))

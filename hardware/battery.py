@@ -59,6 +59,8 @@ FIGURES = {
                          "deeper on this build, so it is taken for busy and idle alike"),
     "rp2040_awake_ma_3v3": (21 * 5 * 0.9 / 3.3, "assumed", "the Pico's awake figure moved to 3.3 V through "
                             "a 90 % regulator: the Feather's RP2040 in CircuitPython's time.sleep"),
+    "rp2040_busy_ma_3v3": (25 * 5 * 0.9 / 3.3, "assumed", "the Pico's busy figure moved to 3.3 V the same "
+                           "way: the Feather's RP2040 running"),
     "iseg_ua": (100, "datasheet", "SSD1306 segment current at contrast 255: ISEG = contrast / 256 x IREF x 8, "
                 "IREF 12.5 uA (SSD1306 datasheet, Solomon Systech: SEG/COM driving block)"),
     "oled_vcc": (7.5, "datasheet", "VCC from the SSD1306's charge pump (command 8Dh, 14h)"),
@@ -125,6 +127,11 @@ def scene(name, board, m, before=False):
     s = m["screens"][name]
     pico = m["pico_before" if before else "pico"]
     playing = m["screens"]["pico"]["presses_per_game"] * press_cpu_ms(m) / (fig("game_hours") * 3.6e6)
+    if name == "feather_rp2040":  # its own loop, measured on the emulated Feather (bench/feather.py)
+        f = m["feather"]
+        busy = f["busy_idle"]
+        playing = m["screens"][name]["presses_per_game"] * f["press_median_ms"] / (fig("game_hours") * 3.6e6)
+        pico = {"busy_lit": busy, "busy_dimmed": busy, "busy_dark": busy}
     lit = (s["lit_mean"], idle.FULL_CONTRAST, True)
     if before:  # nothing dimmed or darkened: the scoreboard stays lit, the loop awake every 10 ms
         waiting = ((s["lit_scoreboard"], idle.FULL_CONTRAST, True), s["led_load_mean"], pico["busy_lit"])
@@ -150,7 +157,8 @@ def battery_mw(name, board, display, load, busy, before=False):
     if name == "esp32s3":  # 5 V pin, the board's linear regulator: the 3.3 V current flows at 5 V
         return 5 * (fig("esp32s3_awake_ma") + oled + leds) / fig("boost_eff") + boost
     if name == "feather_rp2040":  # the cell feeds the Feather's linear 3.3 V regulator; its NeoPixel runs at 3.3 V
-        return fig("cell_v") * (fig("rp2040_awake_ma_3v3") + oled + leds)
+        mcu = busy * fig("rp2040_busy_ma_3v3") + (1 - busy) * fig("rp2040_awake_ma_3v3")
+        return fig("cell_v") * (mcu + oled + leds)
     raise ValueError("hardware/battery.py has no power model for board %r" % name)
 
 
@@ -201,6 +209,12 @@ def markdown(m, boards):
                pct(s["pico"]["led_load_mean"]), pct(s["esp32s3"]["led_load_mean"]),
                pct(s["feather_rp2040"]["led_load_mean"]), s["pico"]["presses_per_game"], pct(pico["busy_lit"]),
                pct(pico["busy_dimmed"]), dark, press_cpu_ms(m))]
+    f = m.get("feather")
+    if f:
+        out[-1] += (" On the emulated Feather (`bench/feather.py`, CircuitPython 10.2.1): busy fraction of "
+                    "main.py's loop with nobody pressing %s (it wakes every 40 ms to poll: CircuitPython's "
+                    "time.sleep, the core in WFI between), a key press's median %s ms." % (
+                        pct(f["busy_idle"]), f["press_median_ms"]))
     if before:
         out += ["", "The row \"pico, firmware %s\" is the firmware from before the display dimmed and "
                    "the loop slept: the display stays lit and the loop wakes every 10 ms, busy %s of the "

@@ -22,6 +22,7 @@ COMMANDS = (
     ("build", "host_tools.build", "build a Pico's firmware file (UF2) with the app frozen in, offline"),
     ("vboard", "host_tools.vboard", "start a virtual board running real MicroPython"),
     ("web", "host_tools.web", "the device as an offline web page (MicroPython webassembly)"),
+    ("verify", "host_tools.verify", "the scores a final Azul wall allows, and a verdict on a claimed one"),
 )
 RUN_FIRMWARE = ("sim", "vboard")  # commands that import firmware/ modules (app, hal, boards)
 

@@ -15,9 +15,11 @@ separated by spaces, commas or new lines ("#" starts a comment):
   TOKEN*N                      N presses, e.g. DOWN*3
   letters U D L R O B Z        one press each, in a run: "DDRO" = DOWN DOWN RIGHT OK;
                                Z = BACK:long (undo)
-  wait                         let two seconds pass (wait*2: a message times out; a key
-                               clears it too); wait*60 lets two minutes pass: the display
-                               dims (wait*300: it goes dark; Settings > Display sets both)
+  wait                         let two seconds pass, in which the board's idle work runs
+                               (main.idle: Check a score's result); wait*2: a message times
+                               out (a key clears it too); wait*60 lets two minutes pass: the
+                               display dims (wait*300: it goes dark; Settings > Display sets
+                               both)
 A script holds at most 20000 presses. After the script a message still on the screen is let
 time out (--keep-message keeps it), then the screen's text is printed (and the display's
 state when it is dimmed or dark); --screenshot NAME.png writes the display and LEDs. A
@@ -165,9 +167,16 @@ def _token(tok, at=""):
 
 
 def run_script(app, clock, keys, keep_message=False):
+    from main import idle  # firmware/main.py
     for k in keys:
         clock.now += WAIT_MS if k is None else KEY_STEP_MS
         app.step(clock.now, k)
+        if k is None:  # a wait: the board's idle work, a piece a turn, as its loop runs it
+            for _ in range(1000000):
+                more = idle(app)
+                app.step(clock.now, None)
+                if not more:
+                    break
     if not keep_message:
         from app.app import MESSAGE_MS
         clock.now += MESSAGE_MS  # let a last message time out so the screen shows itself

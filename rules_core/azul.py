@@ -9,6 +9,14 @@ Board data (rulebook seeds 002 zh-TW / 003 ja; digest shared/rules/azul.md):
   the rest of a completed line goes to the box lid and back into the bag, so at a round's
   end the walls as they were before it plus this round's complete lines (a line of row r
   holds r tiles) hold at most 20 of a colour.
+- A round brings out the tiles on its factories, 4 each (遊戲設置 3 and 5: 5, 7, 9 factories
+  for 2, 3, 4 players; C. 準備下一輪: refilled with 4, some short when bag and lid run out).
+  Every tile a player takes goes to a pattern line or the floor (A. 工廠供應), so the lines
+  completed and the floors of a round need at most that many new tiles, besides the marker's
+  slot on one floor. A line completed needs all its r tiles new in round 1 (the lines start
+  empty) and when it was completed the round before (B. 牆面鋪磚: then emptied), else at
+  least 1 (an incomplete line keeps its tiles); on the grey wall a complete line with no
+  cell drops all its tiles to the floor (變體規則), those kept from earlier rounds too.
 A wall is a 25-bit mask, bit r*5+c for row r, column c (0-based); `cells` keeps the colour
 of every cell (the grey wall has no printed colours).
 """
@@ -109,6 +117,11 @@ class AzulRules(Rules):
         # round began, and in the lines completed this round
         self.on_walls = bytearray(5)
         self.in_lines = bytearray(5)
+        # the round's new tiles (round_tiles()): rows completed per player this round and the
+        # round before (bit r - 1), and the tiles the walls entered this round need at least
+        self.lined = [0] * nplayers
+        self.lined_before = [0] * nplayers
+        self.taken = 0
 
     # --- questions the entry screens ask ---
     def free_cells(self, p, row):
@@ -191,12 +204,13 @@ class AzulRules(Rules):
         no copy of the state)."""
         if self.finished:
             raise RuleError("the game is over")
-        gained, lost = self._check_wall(ev)[5:]
+        gained, lost = self._check_wall(ev)[7:]
         return gained - lost
 
     def _check_wall(self, ev):
         """ev checked and scored: (p, floor, p's cells and wall mask and this round's in_lines
-        after it (new objects), placement points gained, floor points lost)."""
+        after it (new objects), the rows it completes (bits), the round's new tiles after it,
+        placement points gained, floor points lost)."""
         p = self.player_field(ev)
         if self._walled[p] is not None:
             raise RuleError("%s's wall is already entered for round %d" % (player(p), self.round))
@@ -240,6 +254,14 @@ class AzulRules(Rules):
             if self.on_walls[k] + in_lines[k] > TILES_PER_COLOUR:
                 raise RuleError("only %d %s tiles exist: %d on the walls before this round + %d in lines completed this round"
                                 % (TILES_PER_COLOUR, COLOURS[k], self.on_walls[k], in_lines[k]))
+        lined = 0
+        for r, c, k in placements:
+            lined |= 1 << r
+        taken = self.taken + self._new_tiles(p, lined, floor)
+        out = 4 * (2 * self.nplayers + 1)  # 5, 7, 9 factories of 4 tiles
+        if taken > out + 1:  # (+ 1: the marker's slot on one floor)
+            raise RuleError("round %d brings out at most %d tiles (%d factories of 4): the lines completed and floors entered need %d and the marker"
+                            % (self.round, out, out // 4, taken - 1))
         # all valid: score top to bottom, each tile seeing those placed before it
         mask = self.walls[p]
         gained = 0
@@ -247,16 +269,31 @@ class AzulRules(Rules):
             gained += placement_points(mask, r, c)
             mask |= 1 << (r * 5 + c)
         lost = min(self.scores[p] + gained, floor_penalty(floor))  # a score never drops below 0
-        return p, floor, cells, mask, in_lines, gained, lost
+        return p, floor, cells, mask, in_lines, lined, taken, gained, lost
+
+    def _new_tiles(self, p, lined, floor):
+        """The fewest tiles p took this round for a wall entry completing the rows in `lined`
+        (bit r - 1) with `floor` slots filled, the marker's slot counted (see the module's
+        docstring: what was kept in incomplete lines needs no new tile)."""
+        need = floor
+        for r in range(5):
+            kept = r if self.round > 1 and not self.lined_before[p] >> r & 1 else 0  # at most r of r + 1
+            if lined >> r & 1:
+                need += r + 1 - kept
+            elif self.grey:  # a line dropped to the floor may hold tiles kept in it
+                need -= kept
+        return need if need > 0 else 0
 
     def _wall(self, ev):
-        p, floor, cells, mask, in_lines, gained, lost = self._check_wall(ev)
+        p, floor, cells, mask, in_lines, lined, taken, gained, lost = self._check_wall(ev)
         self.scores[p] += gained - lost
         self.placed[p] += gained
         self.floor_lost[p] += lost
         self.walls[p] = mask
         self.cells[p] = cells
         self.in_lines = in_lines
+        self.lined[p] = lined
+        self.taken = taken
         self._walled[p] = floor
 
     def _end_round(self):
@@ -282,6 +319,9 @@ class AzulRules(Rules):
             self._first = None
             self.in_lines = bytearray(5)
             self.on_walls = bytearray(5)
+            self.lined_before = self.lined
+            self.lined = [0] * self.nplayers
+            self.taken = 0
             for cells in self.cells:
                 for v in cells:
                     if v:

@@ -79,7 +79,7 @@ def parse_cards(cards):
     return out
 
 
-class Rules5211(Rules):
+class Game5211Rules(Rules):
     GAME = "5211"
     TIEBREAK = "most cards in the score pile"
     NESTED = ("plays", "deck_points")

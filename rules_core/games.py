@@ -58,7 +58,7 @@ GAMES = [
          ("standard", "variant side"), (2, 4), True, "rules_core.garden.GardenRules", "app.entry_garden",
          unverified=("lightgreen", "darkgreen", "lilac", "purple", "plant", "lily")),
     Game("5211", "5211", "5211", "5211", ("standard", "long"), ("standard", "long (to 50)"), (2, 5), False,
-         "rules_core.game5211.Rules5211", "app.entry_5211", engine="rules_core.engine5211"),
+         "rules_core.game5211.Game5211Rules", "app.entry_5211", engine="rules_core.game5211_engine"),
 ]
 
 

@@ -23,6 +23,16 @@
 #   the rulebook text: each player's bonus points are read off the scoring board's back and
 #   entered as a number (`bonus`).
 #
+# What no table can produce (遊戲設置: 108 tiles, each of the 36 hexagons (6 colours x 6 patterns,
+# 花紋) on 3; 36 expansions, each showing one hexagon face up, none face down (拿取瓷磚和擴建組件,
+# C) 放置擴建組件)): a hexagon in a garden is a tile or a face-up expansion, and stays there; a
+# bought expansion (C) is a face-down one from the supply, placed in its buyer's garden. So
+# - at most 36 buys in a game;
+# - at the final scoring, the colour groups of every garden (each lists its hexagons' patterns,
+#   no two alike) hold a hexagon beyond its 3 tiles only on an expansion, and the pattern groups
+#   with the reserves' tiles a pattern beyond its 18 tiles likewise: each count of those beyond
+#   the tiles is at most the expansions neither bought nor in a reserve.
+#
 # Flow: each round needs one `pass` and then one `round_score` per player; a player's round_score
 # may come once that player has passed (the garden cannot change after passing, so the points are
 # those of phase 2). Final scoring: every player's `reserve` and `garden` (and `bonus` on the
@@ -55,6 +65,9 @@ _RESERVE_TILES = const(12)    # 拿取瓷磚和擴建組件: a reserve holds 12 
 _RESERVE_EXPANSIONS = const(2)  # spaces, 遊戲設置) and 2 expansions
 _MAX_GROUPS = const(96)       # every hexagon is in at most 2 groups: 2 x (108 + 36) / 3
 _MAX_SIDE_BONUS = const(999)  # the variant side's printed end bonuses are not in the text
+_EXPANSIONS = const(36)       # 遊戲設置
+_COPIES = const(3)            # tiles of each hexagon: 108 tiles, 36 hexagons
+_PATTERN_TILES = const(18)    # tiles of each pattern: 6 colours x 3
 
 # Patterns and their values (value = cost = points, 花紋). From the rulebook: tree 1, bird 2
 # (最終計分 "大樹-1、鳥兒-2，如此類推"), butterfly 3, flower 4 (花紋); values 5 and 6 follow
@@ -118,6 +131,13 @@ class GardenRules(Rules):
         self.done = []           # (event, p) entered this round: pass, round_score, final entries
         # the final-scoring entries of each player
         self.finals = ("reserve", "garden", "bonus") if self.variant == "variant" else ("reserve", "garden")
+        # the supply (see above): buys so far; in every garden's colour groups, the hexagons
+        # of each colour and pattern (colour index * 6 + value - 1); in the pattern groups
+        # and the reserves' tiles, those of each pattern (value - 1); expansions in reserves
+        self.bought = 0
+        self.in_colours = bytearray(36)
+        self.in_patterns = bytearray(6)
+        self.reserved = 0
 
     # ---- questions for the entry screens ----
     def first_to_pass(self):   # this round's first to pass (next start player), or None
@@ -169,6 +189,11 @@ class GardenRules(Rules):
         if e not in ("buy", "pass") and ("pass", p) not in self.done:   # 階段二, 最終計分
             raise RuleError("%s has not passed in round %d" % (player(p), self.round))
         gains = getattr(self, "_" + e)(ev, p)
+        supply = gains.pop("supply", None)
+        if supply is not None:
+            self.in_colours, self.in_patterns, self.reserved = supply
+        if e == "buy":
+            self.bought += 1
         if e == "pass" and self.first is None:
             self.first = p
             gains["first_pass"] = -_FIRST_PASS_LOSS
@@ -187,6 +212,8 @@ class GardenRules(Rules):
             raise RuleError("%s passed: no buying until round %d ends" % (player(p), self.round))
         if self.scores[p] < _BUY_COST:
             raise RuleError("%s has %d points: buying (6) may not go below 0" % (player(p), self.scores[p]))
+        if self.bought + self.reserved >= _EXPANSIONS:
+            raise RuleError("all %d expansions are bought" % _EXPANSIONS)
         return {"bought": -_BUY_COST}
 
     def _pass(self, ev, p):
@@ -221,7 +248,12 @@ class GardenRules(Rules):
         if jokers + len(values) > room:
             raise RuleError("a reserve holds 12 tiles, jokers included, and 2 expansions: got %d jokers + %d %s"
                             % (jokers, len(values), what))
-        return {"reserve": jokers - sum(values) - sum(expansions)}
+        patterns = bytearray(self.in_patterns)
+        if room == _RESERVE_TILES:   # (an older record's values may be expansions: not counted)
+            for v in values:
+                patterns[v - 1] += 1
+        return {"reserve": jokers - sum(values) - sum(expansions),
+                "supply": self._supply(self.in_colours, patterns, self.reserved + len(expansions))}
 
     # 變體規則: the variant side's end-game bonuses, as printed, in one number
     def _bonus(self, ev, p):
@@ -232,13 +264,39 @@ class GardenRules(Rules):
         if type(groups) is not list or len(groups) > _MAX_GROUPS:
             raise RecordError("garden groups must be a list")
         gains = {"groups": 0, "group_bonus": 0}
+        colours = bytearray(self.in_colours)
+        patterns = bytearray(self.in_patterns)
         for g in groups:
             if type(g) is not dict:
                 raise RecordError("a garden group must be an object, got %r" % (g,))
-            pts, bonus = group_score(g.get("of"), g.get("values"))
+            of = g.get("of")
+            pts, bonus = group_score(of, g.get("values"))
             gains["groups"] += pts
             gains["group_bonus"] += bonus
+            for v in g["values"]:
+                if of in COLOURS:
+                    colours[COLOURS.index(of) * 6 + v - 1] += 1
+                else:
+                    patterns[v - 1] += 1
+        gains["supply"] = self._supply(colours, patterns, self.reserved)
         return gains
+
+    # The supply with these counts (see the module's comments), checked: (colours, patterns,
+    # expansions in reserves), or RuleError.
+    def _supply(self, colours, patterns, reserved):
+        left = _EXPANSIONS - self.bought - reserved   # expansions that may show a hexagon in a garden
+        if left < 0:
+            raise RuleError("%d expansions bought and %d in reserves: only %d exist" % (self.bought, reserved, _EXPANSIONS))
+        for counts, tiles, what in ((colours, _COPIES, "the colour groups hold %d hexagons beyond the %d tiles of each"),
+                                    (patterns, _PATTERN_TILES,
+                                     "the pattern groups and reserve tiles hold %d hexagons beyond the %d tiles of each pattern")):
+            over = 0
+            for n in counts:
+                if n > tiles:
+                    over += n - tiles
+            if over > left:
+                raise RuleError(what % (over, tiles) + ", more than the %d expansions left can show" % left)
+        return colours, patterns, reserved
 
     def _end_round(self):
         missing = []

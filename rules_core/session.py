@@ -110,7 +110,13 @@ def lines_of(source):
         source = iter(source)
     n = 0
     while True:
-        line = next(source, None) if read is None else read(256)
+        if read is None:
+            try:  # (CircuitPython has no two-argument next())
+                line = next(source)
+            except StopIteration:
+                return
+        else:
+            line = read(256)
         if not line:
             return
         raw = type(line) is bytes

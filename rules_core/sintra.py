@@ -11,6 +11,16 @@
 # - final scoring after round VI (遊戲結束): +1 per 3 panes left on the strips, minus the
 #   value at the marker, then side A ornaments or side B complete windows x one colour.
 # - tie (遊戲結束, last paragraph): fewer points lost on the track, resets included.
+# What no table can produce (遊戲配件: 100 panes, 20 a colour; 遊戲設置 1 and 8: 5, 7, 9
+# factories of 4 panes; 一輪結束: refilled with 4, some short when bag and tower run out):
+# - a round's panes: every pane taken goes onto a strip or breaks (第二步), so the strips
+#   completed and the glass broken in a round need no more new panes than its factories
+#   hold. A strip completed needs 5 new panes in round I (the strips start empty) and when
+#   it was completed earlier in the round (flipped or removed: 3b), else at least 1 (a strip
+#   keeps its panes over rounds, at most 4: it is completed as soon as it holds 5).
+# - kept panes stay in the windows (3b) and the round indicator keeps one pane for each
+#   round not yet ended (遊戲設置 7, 一輪結束), so those of a colour, with the panes of the
+#   round's colour on the strip being completed, never exceed 20.
 # Scores are not clamped at 0: the rulebook never says a score stops at 0.
 #
 # Flow: in rounds I..V `end_round` needs nothing: a round can end without anyone taking the
@@ -24,7 +34,8 @@
 # in_play(p), start_tile_taken().
 # Kept small, with comments instead of docstrings: MicroPython compiles this file from
 # source on a 64 KB heap in the tests.
-from rules_core.games import Rules, player, check_ints, int_field
+from rules_core.games import Rules, player, int_field
+from rules_core.sintra_board import board_problem
 from rules_core import RecordError, RuleError, const
 
 # Glass colours: pink, orange, yellow are named in the rulebook; green and blue are working
@@ -34,6 +45,7 @@ COLOURS = ("pink", "orange", "yellow", "green", "blue")
 _NCOLS = const(8)    # windows per palace board, columns 1..8
 _NROUNDS = const(6)
 _STRIP = const(5)    # spaces on a pattern strip; a full strip is completed at once
+_PER_COLOUR = const(20)  # panes of each colour (遊戲配件)
 
 # Printed board values the rulebook text does not give; options.board overrides each key.
 # UNVERIFIED placeholder, for records that carry no windows: the rulebook only shows a window
@@ -54,27 +66,23 @@ ORNAMENT_POINTS = (0, 0, 3, 6, 10)
 
 
 def _board(board):
-    # The board values in use: (windows, track, ornaments).
+    # The board values in use: (windows, track, ornaments), each given one checked as the
+    # device checks its entry.
     for k in board:
         if k not in DEFAULT_BOARD:
             raise RecordError("board: unknown key %r" % (k,))
-    w = tuple(check_ints("board windows", board.get("windows", DEFAULT_BOARD["windows"]), 8, 8, 0, 99))
-    t = tuple(check_ints("board track", board.get("track", DEFAULT_BOARD["track"]), 2, 30, -99, 0))
-    if t[0] or not t[-1] or sorted(t) != list(t)[::-1]:
-        raise RecordError("board track must fall from 0 at the top, got %r" % (t,))
-    orn = board.get("ornaments", DEFAULT_BOARD["ornaments"])
-    if type(orn) not in (list, tuple) or len(orn) > 4:
-        raise RecordError("board ornaments must be up to 4 column pairs, got %r" % (orn,))
+    out = []
+    for k in ("windows", "track", "ornaments"):
+        if k in board:
+            problem = board_problem(k, board[k])
+            if problem:
+                raise RecordError("options.board %s, got %r" % (problem, board[k]))
+        out.append(board.get(k, DEFAULT_BOARD[k]))
+    w, t, orn = out
     pairs = []
     for o in orn:
-        pairs.append(tuple(sorted(check_ints("board ornament", o, 2, 2, 1, 8))))
-    orn = tuple(pairs)
-    # each ornament is surrounded by the frames of two windows (遊戲結束 3) A面); the text
-    # does not say two ornaments never share a window, so only the same pair twice is refused
-    for i in range(len(orn)):
-        if orn[i][0] == orn[i][1] or orn[i] in orn[:i]:
-            raise RecordError("board ornaments: windows %d and %d are not a new pair" % orn[i])
-    return w, t, orn
+        pairs.append(tuple(o))
+    return tuple(w), tuple(t), tuple(pairs)
 
 
 def _panes(g, col):
@@ -121,6 +129,9 @@ class SintraRules(Rules):
             if k not in board and (k != "ornaments" or self.variant == "A"):
                 self.defaulted.append(k)
         self.max_broken = 4 * (2 * n + 1)   # all glass of a round: 4 on each of 5/7/9 factories
+        self.taken = 0              # new panes the round's windows and broken glass need at least
+        self.completed = [0] * n    # windows whose strip was completed this round (bit col - 1)
+        self.kept = bytearray(len(COLOURS))  # kept panes of every player, by colour
         self.rounds_total = _NROUNDS
         # round_scores: the last one includes the final scoring
         self.next_start = None      # who took the start tile this round
@@ -188,7 +199,9 @@ class SintraRules(Rules):
         if e == "window":
             self._window(ev, p)
         elif e == "broken":
-            self._move_marker(p, int_field(ev, "n", 0, self.max_broken))
+            n = int_field(ev, "n", 0, self.max_broken)
+            self.taken = self._take(n)
+            self._move_marker(p, n)
         elif e == "first":
             if self.next_start is not None:
                 raise RuleError("%s already took the start tile this round" % player(self.next_start))
@@ -218,11 +231,12 @@ class SintraRules(Rules):
     def window_change(self, ev):
         # The score change of player ev["p"] that the window entry ev would make, checked as
         # apply() checks it, the state unchanged (the entry form asks at every value: no copy).
-        bonus, pts = self._check_window(ev, self._player(ev, "window"))[2:]
+        bonus, pts = self._check_window(ev, self._player(ev, "window"))[2:4]
         return bonus + pts
 
     def _check_window(self, ev, p):
-        # ev checked: (the frame it fills, the kept colour's number, its bonus, its window points)
+        # ev checked: (the frame it fills, the kept colour's number, its bonus, its window points,
+    # the round's new panes with it)
         col = int_field(ev, "col", 1, _NCOLS)
         bonus = int_field(ev, "bonus", 0, _STRIP)
         keep = ev.get("keep")
@@ -237,11 +251,34 @@ class SintraRules(Rules):
             raise RuleError("kept %s glass is this round's colour, so the colour bonus is at least 1" % keep)
         if bonus == _STRIP and keep != rc:
             raise RuleError("all 5 panes are %s (bonus 5), so the kept glass is %s, not %s" % (rc, rc, keep))
+        k = COLOURS.index(keep)
+        r = COLOURS.index(rc)
+        for x in (k, r):  # the kept colour's and the round colour's panes in play at once
+            on_track = 0
+            for rnd in range(self.round - 1, _NROUNDS):
+                on_track += self.round_colors[rnd] == COLOURS[x]
+            panes = self.kept[x] + (x == k) + on_track + (bonus - (k == r) if x == r else 0)
+            if panes > _PER_COLOUR:
+                kept = self.kept[x] + (x == k)
+                raise RuleError("only %d %s panes exist: %d kept in windows, %d on the round indicator, %d on this strip"
+                                % (_PER_COLOUR, COLOURS[x], kept, on_track, panes - kept - on_track))
+        taken = self._take(_STRIP if self.round == 1 or self.completed[p] >> (col - 1) & 1 else 1)
         # (window_score() counts the windows right of col: the frame filled leaves it as it is)
-        return i + 1 if g[i] else i, COLOURS.index(keep) + 1, bonus, self.window_score(p, col)
+        return i + 1 if g[i] else i, k + 1, bonus, self.window_score(p, col), taken
+
+    def _take(self, panes):
+        # the round's new panes with `panes` more, checked against its factories'
+        taken = self.taken + panes
+        out = self.max_broken
+        if taken > out:
+            raise RuleError("round %d brings out at most %d panes (%d factories of 4): the strips completed and glass broken need %d"
+                            % (self.round, out, out // 4, taken))
+        return taken
 
     def _window(self, ev, p):
-        frame, k, bonus, pts = self._check_window(ev, p)
+        frame, k, bonus, pts, self.taken = self._check_window(ev, p)
+        self.completed[p] |= 1 << (ev["col"] - 1)
+        self.kept[k - 1] += 1
         self.glass[p][frame] = k
         self.bonus_pts[p] += bonus
         self.window_pts[p] += pts
@@ -260,6 +297,8 @@ class SintraRules(Rules):
         if self.next_start is not None:
             self.start_player = self.next_start
         self.next_start = None
+        self.taken = 0
+        self.completed = [0] * self.nplayers
         if self.round < _NROUNDS:
             self.round_scores.append(list(self.scores))
             self.round += 1

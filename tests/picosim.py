@@ -38,17 +38,36 @@ def folder():
     return os.environ.get(ENV) or os.path.join(ROOT, "..", "shared", "picosim")
 
 
+def files_or_node_missing(board, where, names, env):
+    """Why an emulated board cannot run (its folder's files, node, rp2040js), or None."""
+    for name in names:
+        if not os.path.exists(os.path.join(where, name)):
+            return "no emulated %s: %s not found (set %s to its folder)" % (board, os.path.join(where, name), env)
+    if not shutil.which("node"):
+        return "no emulated %s: node is not on PATH" % board
+    if not os.path.isdir(os.path.join(ROOT, "node_modules", "rp2040js")):
+        return "no emulated %s: npm package rp2040js is not installed (./dev.sh setup)" % board
+    return None
+
+
+def files_or_node_missing(board, where, names, env):
+    """Why an emulated board cannot run (its folder's files, node, rp2040js), or None."""
+    for name in names:
+        if not os.path.exists(os.path.join(where, name)):
+            return "no emulated %s: %s not found (set %s to its folder)" % (board, os.path.join(where, name), env)
+    if not shutil.which("node"):
+        return "no emulated %s: node is not on PATH" % board
+    if not os.path.isdir(os.path.join(ROOT, "node_modules", "rp2040js")):
+        return "no emulated %s: npm package rp2040js is not installed (./dev.sh setup)" % board
+    return None
+
+
 def missing():
     """None when the emulator can run, else the reason it cannot (for a skip or an exit 0)."""
-    where = folder()
-    for name in (UF2, BOOTROM):
-        if not os.path.exists(os.path.join(where, name)):
-            return "no emulated Pico: %s not found (set %s to the picosim folder)" % (
-                os.path.join(where, name), ENV)
-    if not shutil.which("node"):
-        return "no emulated Pico: node is not on PATH"
-    if not os.path.isdir(os.path.join(ROOT, "node_modules", "rp2040js")):
-        return "no emulated Pico: npm package rp2040js is not installed (./dev.sh setup)"
+    return files_or_node_missing("Pico", folder(), (UF2, BOOTROM), ENV) or mpremote_missing()
+
+
+def mpremote_missing():
     if not os.path.exists(os.path.join(BIN, "mpremote")):
         return "no emulated Pico: mpremote is not installed in this Python (./dev.sh setup)"
     return None
@@ -135,9 +154,9 @@ class Emulator:
     def port(self):
         return "socket://127.0.0.1:%d" % self.repl_port
 
-    def start(self, timeout=120):
+    def command(self):
+        """The emulator's command line (tests/cpsim.py's Feather has its own)."""
         where = cp_folder() if self.circuitpython else folder()
-        self.repl_port, self.ctl_port = free_port(), free_port()
         d = dict((k, self.gpio.get(v, v)) for k, v in self.display.items())
         uf2 = self.uf2 or os.path.join(where, CP_UF2 if self.circuitpython else UF2)
         cmd = ["node", RUN_MJS, "--uf2", uf2, "--bootrom", os.path.join(where, BOOTROM),
@@ -155,6 +174,11 @@ class Emulator:
         if self.pins_high:
             high = board_buttons().values() if self.pins_high is True else self.pins_high
             cmd += ["--pins-high", ",".join(str(p) for p in sorted(high))]
+        return cmd
+
+    def start(self, timeout=120):
+        self.repl_port, self.ctl_port = free_port(), free_port()
+        cmd = self.command()
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
         end = time.monotonic() + timeout
@@ -277,9 +301,10 @@ class Emulator:
                 return r
         raise RuntimeError("no result from the board:\n%s" % out[-3000:])
 
-    def first_frame_ms(self, timeout=600):
+    def first_frame_ms(self, timeout=600, setup_bytes=0):
         """Power-on to the end of the App's first frame, in emulated ms (the chip must have
-        been started with pins_high so that main.py runs the App).
+        been started with pins_high so that main.py runs the App). setup_bytes: what the
+        display's set-up sends before any frame (the Feather's driver sends 581 bytes).
 
         The control port is polled: the frame is over when the I2C byte count reaches the
         value it keeps once the chip idles (main.py's loop sleeping between frames; before
@@ -290,7 +315,7 @@ class Emulator:
         while time.monotonic() < deadline:
             st = self.stats()
             samples.append((st["emu_ns"], st["cycles"], st["i2c"]["bytes"]))
-            if st["i2c"]["bytes"]:
+            if st["i2c"]["bytes"] > setup_bytes:
                 old = [s for s in samples if s[0] <= st["emu_ns"] - 300e6]
                 if old:  # idle: under a third of the last 300 ms spent running, no new bytes
                     ns0, cyc0, bytes0 = old[-1]

@@ -1,11 +1,11 @@
-"""5211 properties (CPython): engine games replay through Rules5211 to the engine's scores,
+"""5211 properties (CPython): engine games replay through Game5211Rules to the engine's scores,
 cards are conserved at every step, and the round scoring matches a second formulation."""
 from collections import Counter
 
 from hypothesis import given, settings, strategies as st
 
-from rules_core.engine5211 import Engine5211, new_deck_cards, random_game
-from rules_core.game5211 import (COLOURS, REMOVED, VALUE_COUNTS, Rules5211, full_deck_counts,
+from rules_core.game5211_engine import Engine5211, new_deck_cards, random_game
+from rules_core.game5211 import (COLOURS, REMOVED, VALUE_COUNTS, Game5211Rules, full_deck_counts,
                                  rounds_per_deck, scoring_colour)
 from rules_core.games import game
 from rules_core.rng import Rng
@@ -20,7 +20,7 @@ seeds = st.integers(min_value=0, max_value=2 ** 30 - 1)
 def test_replay_gives_engine_scores_and_conserves_cards(n, seed, variant):
     header, events, scores = random_game(n, seed, variant)
     assert header["game"] == "5211" and len(header["players"]) == n
-    r = Rules5211(variant, n, header["options"])
+    r = Game5211Rules(variant, n, header["options"])
     revealed = Counter()  # this deck's revealed cards, counted from the events alone
     ends = 0
     for ev in events:
@@ -95,7 +95,7 @@ def test_scoring_matches_reference(plays):
 def test_rejected_event_leaves_state_unchanged(n, seed):
     """A rejected play (an extra card beyond the 4 of the round) changes nothing."""
     _, events, _ = random_game(n, seed)
-    r = Rules5211("standard", n, {})
+    r = Game5211Rules("standard", n, {})
     for ev in events[:3 * n]:
         r.apply(ev)
     before = (r.cards_left(), [r.round_plays(p) for p in range(n)], r.pending())

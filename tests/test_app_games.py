@@ -161,8 +161,8 @@ def play_5211(d, events, n):
 
 @pytest.mark.parametrize("variant,label,n,seed", [("standard", "standard", 4, 3), ("long", "long", 3, 1)])
 def test_5211_complete_game(tmp_path, variant, label, n, seed):
-    from rules_core import engine5211
-    header, events, scores = engine5211.random_game(n, seed, variant)[:3]
+    from rules_core import game5211_engine
+    header, events, scores = game5211_engine.random_game(n, seed, variant)[:3]
     d = Driver(tmp_path)
     d.new_game("5211", label, n)
     play_5211(d, events, n)
@@ -404,9 +404,9 @@ def test_a_form_save_enters_the_state_its_check_made(tmp_path, monkeypatch):
     """The save row's points came from the rules' check of the values on screen: saving them
     writes that checked state instead of copying and applying the rules' state a second time
     (3-5 ms of a Pico's save). What is on flash replays to the scores the screen now holds."""
-    from rules_core import engine5211
+    from rules_core import game5211_engine
     from app.current import ReadBack
-    header, events, scores = engine5211.random_game(4, 3, "standard")[:3]
+    header, events, scores = game5211_engine.random_game(4, 3, "standard")[:3]
     d = Driver(tmp_path)
     d.new_game("5211", "standard", 4)
     play = [ev for ev in events if ev["e"] == "play"][0]
@@ -431,9 +431,9 @@ def test_the_end_round_confirm_enters_the_state_its_check_made(tmp_path, monkeyp
     """The end-round confirmation has no values to turn: the check that gave its save row's
     points is the one its OK enters, not a second copy and apply of the rules' state. The
     round closes as a replay of the record closes it."""
-    from rules_core import engine5211
+    from rules_core import game5211_engine
     from app.current import ReadBack
-    header, events, scores = engine5211.random_game(4, 3, "standard")[:3]
+    header, events, scores = game5211_engine.random_game(4, 3, "standard")[:3]
     d = Driver(tmp_path)
     d.new_game("5211", "standard", 4)
     play_5211(d, events[:events.index({"e": "end_round"})], 4)

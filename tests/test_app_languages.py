@@ -8,6 +8,9 @@ display and the Feather's 128x32.
 - No English word is left on a screen but the players' names and the buttons' (OK, BACK...).
 - The record the game leaves is byte for byte the English one: records never depend on
   the language.
+
+The same for the screens outside a game (Check a score, the Settings, About): the device
+guide's scripts of them (docs/device), run in each language.
 """
 import json
 import os
@@ -120,6 +123,34 @@ def test_every_screen_of_the_eight_games_fits_in_each_language(tmp_path, monkeyp
     assert not problems, "\n".join("%s\n  in %r" % b for b in problems.items())
     assert not drawn.missing(lang.chosen()), "no glyph of %r in the %s font" % (drawn.missing(lang.chosen()), code)
     left = english_left(screens.texts)
+    assert not left, "\n".join("%r, English on a %s screen: %r" % (w, code, t) for w, t in left.items())
+
+
+@pytest.mark.parametrize("board", ["pico", "feather_rp2040"])
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_check_a_score_and_the_settings_fit_in_each_language(tmp_path, monkeypatch, code, board):
+    """Every guide script of Check a score and the Settings (the verdicts, the wall the board
+    leaves to the page, About...), in `code`: the same checks as the games' screens."""
+    from test_device_guide import make
+    screens = Screens(monkeypatch)
+    drawn = Drawn(monkeypatch)
+    for device in ("check", "settings"):
+        data = tmp_path / code / device / "data"
+        data.mkdir(parents=True)
+        (data / "settings.json").write_text(json.dumps({"language": code}), encoding="utf-8")
+        for name in make.scripts(device):
+            script = os.path.join(make.HERE, device, name)
+            exit_code, text, err = make.run_sim(["sim", "--board", board, "--data", str(data), "--script", script])
+            assert exit_code == 0, "%s: %s" % (name, err)
+    assert lang.chosen() is not None and len(screens.texts) > 40
+    problems = dict(screens.beyond)
+    problems.update(drawn.problems)
+    assert not problems, "\n".join("%s\n  in %r" % b for b in problems.items())
+    assert not drawn.missing(lang.chosen()), "no glyph of %r in the %s font" % (drawn.missing(lang.chosen()), code)
+    # About names the board as its file does; the Language menu names English in English
+    from host_tools.sim import load_board
+    kept = set(re.findall(r"[A-Za-z]{2,}", load_board(board)["name"])) | {"English"}
+    left = dict((w, t) for w, t in english_left(screens.texts).items() if w not in kept)
     assert not left, "\n".join("%r, English on a %s screen: %r" % (w, code, t) for w, t in left.items())
 
 

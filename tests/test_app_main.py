@@ -218,7 +218,8 @@ def test_a_damaged_module_on_flash_is_said_by_the_press_that_needs_it(tmp_path, 
     History's press imports it and says what went wrong, back at the main menu, and logs it."""
     from hal.keys import DOWN, OK
     app, data = menu_on_flash(tmp_path, monkeypatch, b"\xff" * 256)
-    app.step(app.now + 100, DOWN)  # the cursor on History
+    app.step(app.now + 100, DOWN)
+    app.step(app.now + 100, DOWN)  # the cursor on History (below Check a score)
     app.step(app.now + 100, OK)
     assert type(app.screen).__name__ == "MainMenu" and "History" in app.text()
     assert any(t.startswith("error:") for t in app.text()), app.text()

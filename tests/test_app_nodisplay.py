@@ -8,6 +8,7 @@ import pytest
 
 from app import nodisplay
 from hal import keys
+from hal.clock import Manual
 from hal.buttons import ButtonLogic
 from hal.leds import Leds
 from host_tools import sim
@@ -24,7 +25,7 @@ class Bench:
     the naps advance."""
 
     def __init__(self, tmp_path, presses=(), until_ms=20000):
-        self.clock = sim.Clock()
+        self.clock = Manual()
         self.frames = []  # (ms, [(r, g, b)] after the 0.25 cap, GRB undone)
         self.rail = []
         self.leds = Leds(25, self.write, 0.25, "GRB", lambda on: self.rail.append((self.clock.now, on)))

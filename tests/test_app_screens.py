@@ -305,9 +305,9 @@ def test_final_standings_show_whole_and_add_the_breakdowns_below_later(tmp_path)
     player's breakdown below it comes in the idle frames after that press (App.prepare), or at
     the first scroll when none came: the same rows either way, every player's breakdown
     from the rules, and the screen as it was."""
-    from rules_core import engine5211
+    from rules_core import game5211_engine
     from test_app_games import play_5211
-    events = engine5211.random_game(4, 3, "standard")[1]
+    events = game5211_engine.random_game(4, 3, "standard")[1]
     idle, scroll = Driver(tmp_path / "idle"), Driver(tmp_path / "scroll")
     for d in (idle, scroll):
         d.new_game("5211", "standard", 4)
@@ -458,7 +458,7 @@ def test_a_save_prepared_in_idle_frames_writes_and_shows_what_one_without_them_d
     same frame and the game ends with the same record as when no idle frame comes, and each
     save from a form (walls, reveals, round ends, the last one) and from a menu (who took the
     first-player marker) shows the screen made ahead."""
-    from rules_core import engine5211
+    from rules_core import game5211_engine
     idle, plain = IdleDriver(tmp_path / "idle", True), IdleDriver(tmp_path / "plain", False)
     for d in (idle, plain):
         shown = d.shown = []  # the screen each save from a form goes to
@@ -469,7 +469,7 @@ def test_a_save_prepared_in_idle_frames_writes_and_shows_what_one_without_them_d
                 play_azul(d, header, [ev])
                 shown.append(d.screen)
         else:
-            events = engine5211.random_game(3, 2, "standard")[1]
+            events = game5211_engine.random_game(3, 2, "standard")[1]
             d.new_game("5211", "standard", 3)
             for ev in events:
                 play_5211(d, [ev], 3)
@@ -560,13 +560,13 @@ def test_a_bug_in_the_work_made_ahead_is_raised_and_only_a_refusal_or_a_full_hea
 
 def play_to_final(d, game):
     """A random 2-player Azul grey or 3-player 5211 game played to its final standings."""
-    from rules_core import engine5211
+    from rules_core import game5211_engine
     if game == "azul":
         header, events = azul_engine.random_game(2, 5, "grey")[:2]
         d.new_game("Azul", "grey", 2)
         play_azul(d, header, events)
     else:
-        events = engine5211.random_game(3, 4, "standard")[1]
+        events = game5211_engine.random_game(3, 4, "standard")[1]
         d.new_game("5211", "standard", 3)
         play_5211(d, events, 3)
     assert type(d.screen).__name__ == "Final"

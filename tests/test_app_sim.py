@@ -59,8 +59,8 @@ def garden(d):
 
 
 def five(d):
-    from rules_core import engine5211
-    header, events = engine5211.random_game(2, 4, "standard")[:2]
+    from rules_core import game5211_engine
+    header, events = game5211_engine.random_game(2, 4, "standard")[:2]
     d.new_game("5211", "standard", 2)
     games.play_5211(d, events, 2)
 

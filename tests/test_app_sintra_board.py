@@ -136,8 +136,8 @@ def test_track_and_ornaments_are_confirmed_value_by_value_and_score(tmp_path):
 
     The owner's track here has -7 on the eighth space (the inferred one -8), and the 4th
     ornament is between windows 6 and 7 (the inferred one 7-8). Red, side A windows
-    3 1 4 1 5 2 6 2: window 6 top and bottom (2, 2), window 5 (5 + 2), window 7 (6): 17;
-    7 glass broken: marker on the eighth space, -7; ornaments 5-6 (3 panes) 6 and 6-7
+    3 1 4 1 5 2 6 2: window 6 top and bottom (2, 2), window 5 (5 + 2), window 7 (6): 17
+    (round I's 20 panes); round II, 7 glass broken: marker on the eighth space, -7; ornaments 5-6 (3 panes) 6 and 6-7
     (3 panes) 6: 12. Final 17 - 7 + 12 = 22 (with the inferred tables: 17 - 8 + 6 = 15)."""
     d = Driver(tmp_path)
     d.choose("Settings")
@@ -183,9 +183,9 @@ def test_track_and_ornaments_are_confirmed_value_by_value_and_score(tmp_path):
     assert header_of(d)["options"]["board"] == {"windows": WINDOWS["A"], "track": TRACK,
                                                 "ornaments": [[1, 2], [3, 4], [5, 6], [6, 7]]}
     play_sintra(d, [window(6, "orange"), window(6, "orange"), window(5, "orange"), window(7, "orange"),
-                    {"e": "broken", "p": 0, "n": 7}])
+                    {"e": "end_round"}, {"e": "broken", "p": 0, "n": 7}])
     assert d.app.session.scores == [17, 0]
-    play_sintra(d, TO_THE_END)
+    play_sintra(d, TO_THE_END[1:])
     r = d.app.session.result()
     assert r["finished"] and r["scores"] == [22, 0]
     assert (r["breakdown"][0]["marker_penalty"], r["breakdown"][0]["side_points"]) == (7, 12)

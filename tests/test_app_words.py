@@ -20,7 +20,7 @@ from app.app import App
 from hal.keys import DOWN
 from app.colours import PRESET_NAMES
 from app.ui import ListScreen
-from rules_core import azul_engine, engine5211
+from rules_core import azul_engine, game5211_engine
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 IDENTIFIER = re.compile(r"[A-Za-z]+_[A-Za-z_]+")
@@ -107,8 +107,8 @@ def eight_games(tmp_path, board):
 # the eight scripted games: (title, variant label, players, how its entries are played)
 GAMES = [("Azul", "coloured", 3, lambda d: play_azul(d, *azul_engine.random_game(3, 11, "colored")[:2])),
          ("Azul", "grey", 2, lambda d: play_azul(d, *azul_engine.random_game(2, 5, "grey")[:2])),
-         ("5211", "standard", 4, lambda d: play_5211(d, engine5211.random_game(4, 3, "standard")[1], 4)),
-         ("5211", "long", 3, lambda d: play_5211(d, engine5211.random_game(3, 1, "long")[1], 3)),
+         ("5211", "standard", 4, lambda d: play_5211(d, game5211_engine.random_game(4, 3, "standard")[1], 4)),
+         ("5211", "long", 3, lambda d: play_5211(d, game5211_engine.random_game(3, 1, "long")[1], 3)),
          ("Sintra", "side A", 2, None), ("Sintra", "side B", 2, None),
          ("Queen's Garden", "standard", 2, lambda d: play_garden(d, garden_events("standard"))),
          ("Queen's Garden", "variant side", 2, lambda d: play_garden(d, garden_events("variant")))]

@@ -142,7 +142,7 @@ def test_games_terminate(n, seed, variant):
     eng.play_random()
     assert eng.finished and 1 <= eng.round <= ROUND_LIMIT
     assert eng.legal_moves() == []
-    assert eng.paused or max(eng.complete_rows(p) for p in range(n)) >= 1
+    assert eng.stalled or max(eng.complete_rows(p) for p in range(n)) >= 1
     assert eng.events[-1] == {"e": "end_round"}
     assert sum(eng.tile_counts().values()) == 100
 

@@ -54,7 +54,7 @@ def test_a_script_that_no_longer_reaches_its_screen_is_named(tmp_path):
     src = tmp_path / "src" / "demo"
     src.mkdir(parents=True)
     (src / "01-menu.keys").write_text("# shows: New game\n")
-    (src / "02-game.keys").write_text("# shows: Sintra\nDOWN OK   # History, not New game\n")
+    (src / "02-game.keys").write_text("# shows: Sintra\nDOWN*2 OK   # History, not New game\n")
     with pytest.raises(make.MakeError) as e:
         make.make(str(tmp_path / "out"), str(tmp_path / "src"))
     assert "02-game.keys should end on a screen showing 'Sintra'" in str(e.value) and "History" in str(e.value)

@@ -18,6 +18,7 @@ import pytest
 
 import picosim
 from app.app import App
+from hal.clock import Manual
 from hal.keys import DOWN, NAMES, OK, UP
 from host_tools import sim
 from host_tools.vhal import VirtualDisplay, VirtualLeds
@@ -60,7 +61,7 @@ def reference(board, where):
     """The CPython App's frame buffer at boot and after each of KEYS."""
     d = board["display"]
     display = VirtualDisplay(d["width"], d["height"])
-    clock = sim.Clock()
+    clock = Manual()
     app = App(display, VirtualLeds(board["leds"]["count"]), sim.rooted_storage(str(where)), clock, board)
     app.step(clock.now, None)
     out = [bytes(display.buffer)]
@@ -71,8 +72,9 @@ def reference(board, where):
     return out
 
 
-def settle(emu, quiet_ms=400, timeout_s=300):
-    """Until the display has been sent nothing for quiet_ms of emulated time."""
+def settle(emu, quiet_ms=1500, timeout_s=300):
+    """Until the display has been sent nothing for quiet_ms of emulated time (a press that
+    imports a screen's module compiles its source on CircuitPython: a second or so)."""
     import time
     last, since, end = None, None, time.monotonic() + timeout_s
     while time.monotonic() < end:

@@ -134,38 +134,102 @@ def test_three_button_mapping():
                    (3130, keys.DOWN), (3330, keys.OK)]
 
 
-def test_three_button_board_file_mapping_with_fake_digitalio(monkeypatch):
+class FakeKeypad:
+    """CircuitPython's keypad as the test drives it: queued (key, pressed, timestamp) events."""
+
+    def __init__(self):
+        self.queue = []
+        self.made = None
+        self.reset = False
+        fake = self
+
+        class Event:
+            key_number, pressed, timestamp = 0, False, 0
+
+        class Keys:
+            def __init__(self, pins, value_when_pressed, pull, interval):
+                fake.made = (pins, value_when_pressed, pull, interval)
+                self.events = self
+
+            def reset(self):
+                fake.reset = True
+
+            def get_into(self, event):
+                if not fake.queue:
+                    return False
+                event.key_number, event.pressed, event.timestamp = fake.queue.pop(0)
+                return True
+
+        self.Event, self.Keys = Event, Keys
+
+
+def feather(monkeypatch):
     import sys
     import types
-    levels = {"D9": True, "D6": True, "D5": True}
+    kp = FakeKeypad()
+    monkeypatch.setitem(sys.modules, "keypad", kp)
+    monkeypatch.setitem(sys.modules, "board", types.SimpleNamespace(D9="D9", D6="D6", D5="D5"))
+    board = {"name": "feather", "runtime": "circuitpython", "three_button": True,
+             "buttons": {"UP": "D9", "OK": "D6", "DOWN": "D5"}, "button_pull": "up"}
+    return buttons_from_board(board), kp
 
-    class DigitalInOut:
-        def __init__(self, pin):
-            self.pin = pin
-            self.direction = None
-            self.pull = None
 
-        @property
-        def value(self):
-            return levels[self.pin]
-
-    digitalio = types.SimpleNamespace(DigitalInOut=DigitalInOut,
-                                      Direction=types.SimpleNamespace(INPUT="in"),
-                                      Pull=types.SimpleNamespace(UP="up", DOWN="down"))
-    board = types.SimpleNamespace(D9="D9", D6="D6", D5="D5")
-    monkeypatch.setitem(sys.modules, "digitalio", digitalio)
-    monkeypatch.setitem(sys.modules, "board", board)
-    feather = {"name": "feather", "runtime": "circuitpython", "three_button": True,
-               "buttons": {"UP": "D9", "OK": "D6", "DOWN": "D5"}, "button_pull": "up"}
-    buttons = buttons_from_board(feather)
+def test_three_button_board_file_mapping_with_fake_keypad(monkeypatch):
+    buttons, kp = feather(monkeypatch)
+    assert kp.made == (("D9", "D5", "D6"), False, True, 0.005)  # UP, DOWN, OK: short to GND
+    assert kp.reset  # a button held at power-on is queued as pressed
     got = []
     for t in range(0, 1500, 10):
-        levels["D6"] = not (100 <= t < 900)   # B held low 800 ms
+        if t == 100:
+            kp.queue.append((2, True, 100))   # B (OK) held low 800 ms
+        if t == 900:
+            kp.queue.append((2, False, 900))
         buttons.poll(t)
         ev = buttons.take()
         if ev is not None:
             got.append((t, ev))
     assert got == [(700, keys.BACK)]  # settled at 100, long at 100 + 600
+
+
+def test_a_press_while_the_app_is_busy_is_seen_from_its_latched_edges(monkeypatch):
+    """Polled at 0 and 2000 ms only: the press between them is taken from keypad's queue."""
+    buttons, kp = feather(monkeypatch)
+    buttons.poll(0)
+    kp.queue += [(1, True, 300), (1, False, 380)]  # C (DOWN) pressed for 80 ms
+    buttons.poll(2000)
+    assert buttons.take() == keys.DOWN and buttons.take() is None
+    kp.queue += [(2, True, 2100), (2, False, 2900)]  # B held 800 ms: long press
+    buttons.poll(4000)
+    assert buttons.take() == keys.BACK and buttons.take() is None
+    kp.queue += [(0, True, 4100), (0, False, 4110)]  # a 10 ms glitch stays a glitch
+    buttons.poll(6000)
+    assert buttons.take() is None
+
+
+def test_latched_edges_make_the_samples_a_frame_apart_would_have_made():
+    """ButtonLogic.edge(t, mask) = the pins as they were up to t, then mask: the same presses
+    and long presses as samples taken every millisecond (a long press may come later, at the
+    next edge or poll: the loop polls a frame apart while a key is held, as for the repeats).
+    No hold lasts exactly the debounce or the long press (the two differ by a sample there)."""
+    import random
+    rng = random.Random(5)
+    for _ in range(200):
+        t, mask, edges = 0, 0, []
+        for _ in range(rng.randrange(1, 8)):
+            t += rng.choice((7, 41, 83, 211, 733))
+            mask ^= 1 << rng.randrange(6)
+            edges.append((t, mask))
+        edges.append((t + 1000, 0))
+        latched, sampled = ButtonLogic(SIX, repeat_ms=0), ButtonLogic(SIX, repeat_ms=0)
+        for at, m in edges:
+            latched.edge(at, m)
+        latched.update(t + 3000, 0)
+        i = 0
+        for now in range(0, t + 3000):
+            while i < len(edges) and edges[i][0] <= now:
+                i += 1
+            sampled.update(now, edges[i - 1][1] if i else 0)
+        assert sorted(drain(latched)) == sorted(drain(sampled)), edges
 
 
 # Clockwise Gray sequence with A as the high bit: 11 -> 10 -> 00 -> 01 -> 11 is one detent.
@@ -199,6 +263,7 @@ def test_encoder_board_turns_and_push(monkeypatch):
 
     class Pin:
         IN, PULL_UP, PULL_DOWN = 0, 1, 2
+        IRQ_FALLING, IRQ_RISING = 4, 8
 
         def __init__(self, pin_id, mode, pull):
             self.id = pin_id
@@ -206,6 +271,9 @@ def test_encoder_board_turns_and_push(monkeypatch):
 
         def value(self):
             return levels[self.id]
+
+        def irq(self, handler, trigger, hard=False):
+            pass  # (polled here: the levels change between polls, no edge is latched)
 
     monkeypatch.setitem(sys.modules, "machine", types.SimpleNamespace(Pin=Pin))
     board = {"name": "enc", "runtime": "micropython", "buttons": {},
@@ -275,11 +343,12 @@ def test_busy_from_the_first_contact_to_the_debounced_release():
     assert drain(logic) == [keys.OK]  # fired at t=120: released and stable for 20 ms
 
 
-def test_wake_on_press_arms_every_pin_and_an_encoder_is_busy_between_detents(monkeypatch):
+def test_a_pin_interrupt_latches_each_edge_and_an_encoder_is_busy_between_detents(monkeypatch):
     import sys
     import types
     levels = {}
     armed = {}
+    clock = [0]
 
     class Pin:
         IN, PULL_UP, PULL_DOWN = 0, 1, 2
@@ -292,15 +361,21 @@ def test_wake_on_press_arms_every_pin_and_an_encoder_is_busy_between_detents(mon
         def value(self):
             return levels[self.id]
 
-        def irq(self, handler, trigger):
-            armed[self.id] = (callable(handler), trigger)
+        def irq(self, handler, trigger, hard=False):
+            armed[self.id] = (handler, trigger, hard)
+
+    def edge(pin_id, level, at):  # the pin changes at `at`: its interrupt runs then
+        clock[0] = at
+        levels[pin_id] = level
+        armed[pin_id][0](pin_id)
 
     monkeypatch.setitem(sys.modules, "machine", types.SimpleNamespace(Pin=Pin))
+    monkeypatch.setattr("hal.buttons.ticks_ms", lambda: clock[0])
     board = {"name": "enc", "runtime": "micropython", "buttons": {"OK": 14, "BACK": 15},
              "button_pull": "up", "encoder": {"a": 10, "b": 11, "push": 12}}
     buttons = buttons_from_board(board)
-    buttons.wake_on_press()
-    assert armed == dict((p, (True, Pin.IRQ_FALLING | Pin.IRQ_RISING)) for p in (10, 11, 12, 14, 15))
+    assert sorted(armed) == [10, 11, 12, 14, 15]
+    assert set((t, hard) for _, t, hard in armed.values()) == {(Pin.IRQ_FALLING | Pin.IRQ_RISING, True)}
     buttons.poll(0)
     assert not buttons.busy()
     levels[10] = 0  # A leads: a quarter step of a detent
@@ -313,3 +388,8 @@ def test_wake_on_press_arms_every_pin_and_an_encoder_is_busy_between_detents(mon
     levels[11] = 1  # the detent completes: one step
     buttons.poll(40)
     assert not buttons.busy() and buttons.take() == keys.DOWN
+    # OK pressed for 80 ms between two polls 2 s apart: latched by its pin's interrupt
+    edge(14, 0, 100)
+    edge(14, 1, 180)
+    buttons.poll(2000)
+    assert buttons.take() == keys.OK and buttons.take() is None

@@ -142,8 +142,8 @@ def test_code_py_runs_the_app_on_the_real_adafruit_drivers(flashed, tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     assert "stopped" in r.stdout
     shown = [s for s in screens(lines) if any(s)]
-    assert shown[0][2:] == ["History", "Settings"]  # the main menu, "New game" highlighted
-    assert shown[-1][1:] == ["New game", "", "Settings"]  # DOWN moved the highlight to History
+    assert shown[0][2:] == ["Check a score", "History"]  # the main menu (3 rows of 4), "New game" highlighted
+    assert shown[-1][1:] == ["New game", "", "History"]  # DOWN moved the highlight to Check a score
     assert any(line.startswith("np NEOPIXEL ") and len(line) == len("np NEOPIXEL ") + 6 for line in lines)
     assert (drive / "data" / "history" / "0001.jsonl").read_bytes() == RECORD
 
@@ -204,3 +204,22 @@ def test_drive_the_board_has_taken_says_how_to_get_it_back(tmp_path):
     assert r.returncode == 1, r.stdout + r.stderr
     assert "Read-only file system (the board's code has the drive: hold OK (pin D6) while plugging" in r.stderr
     assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+
+
+def test_circuitpython_10_gets_its_own_mpy_and_loses_the_source_an_older_flash_left(tmp_path):
+    """CircuitPython 10 reads .mpy marked "C" (MicroPython's v6 format); a module's .py left
+    by a flash in source would be imported before its .mpy, so it goes."""
+    drive = new_drive(tmp_path / "CIRCUITPY", BOOT_OUT.replace("9.2.8", "10.2.1"))
+    (drive / "app").mkdir()
+    (drive / "app" / "app.py").write_text("raise ImportError('stale')\n")
+    r = cli("flash", "--board", "feather_rp2040", "--drive", str(drive))
+    assert r.returncode == 0, r.stderr
+    files = tree(drive)
+    assert "app/app.py" not in files and "app/app.mpy" in files
+    assert "lib/adafruit_ssd1306.mpy" in files and "main.mpy" in files
+    assert sorted(p for p in files if p.endswith(".py")) == ["boot.py", "code.py"]
+    assert (drive / "main.mpy").read_bytes()[:2] == b"C\x06"
+    assert "data/history/0001.jsonl" in files  # the records stay
+    again = cli("flash", "--board", "feather_rp2040", "--drive", str(drive), "--source")
+    assert again.returncode == 0, again.stderr
+    assert "app/app.py" in tree(drive) and "app/app.mpy" not in tree(drive)

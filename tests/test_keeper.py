@@ -247,8 +247,9 @@ def test_a_torn_tail_is_cut_off_and_kept_and_an_unended_last_event_is_kept_as_an
     that is a whole event lacking only its newline is the event it is: the newline is
     added, the game has it."""
     body = ("\n".join(GAME) + "\n").encode()
-    for tail, words in ((b'{"e": "wall", "p": 1, "ti', "last entry lost"), (b"\xff" * 700, "record end unreadable"),
-                        (b'{"e": "fi\x00\x00\x00', "record end unreadable")):
+    unreadable = "record end unreadable, entries lost"
+    for tail, words in ((b'{"e": "wall", "p": 1, "ti', "last entry lost"), (b"\xff" * 700, unreadable),
+                        (b'{"e": "fi\x00\x00\x00', unreadable), (b"\x00" * 600, unreadable)):
         fs = flash_with(body + tail)
         app = app_on(fs)
         assert len(app.session.done) == len(GAME) - 1

@@ -76,9 +76,9 @@ def test_four_player_game_of_each_title_replays_in_80k(tmp_path):
 
 def simulated_records(tmp_path, count):
     """`count` engine games (Azul both walls, 5211 both variants, 2-5 players) as record files."""
-    from rules_core import azul_engine, engine5211
+    from rules_core import azul_engine, game5211_engine
     kinds = [(azul_engine, "colored", (2, 3, 4)), (azul_engine, "grey", (2, 3, 4)),
-             (engine5211, "standard", (2, 3, 4, 5)), (engine5211, "long", (2, 3, 4, 5))]
+             (game5211_engine, "standard", (2, 3, 4, 5)), (game5211_engine, "long", (2, 3, 4, 5))]
     paths = []
     for i in range(count):
         engine, variant, sizes = kinds[i % len(kinds)]

@@ -245,7 +245,7 @@ def test_a_cut_inside_a_new_games_header_leaves_no_game_open_and_the_last_one_fi
             assert app.session.game == "5211" and rebooted.content(paths.CURRENT) == new_header, cut
             continue
         assert app.session is None and type(app.screen).__name__ == "MainMenu", cut
-        assert app.screen.rows() == ["New game", "History", "Settings"], (cut, app.text())  # no Resume
+        assert app.screen.rows() == ["New game", "Check a score", "History", "Settings"], (cut, app.text())  # no Resume
         assert rebooted.content(paths.CURRENT) is None and rebooted.content(paths.CURRENT + ".tmp") is None, cut
         assert rebooted.content(paths.HISTORY_DIR + "/000001.jsonl") == first, cut
         if torn:

@@ -267,6 +267,7 @@ DAMAGED = {
     "not an object": HEADER + b"[1, 2, 3]\n",
     "header a list": b'["azul"]\n{"e": "first", "p": 0}\n',
     "wrong event shape": HEADER + b'{"e": "wall", "p": "x", "tiles": 7}\n',
+    # (a record whose end is erased flash or zeros: tests/test_keeper.py, kept as data/torn-N)
 }
 
 

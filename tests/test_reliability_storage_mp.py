@@ -350,14 +350,14 @@ def test_a_thousand_games_in_the_history_at_192k(tmp_path):
     (50): 951 files removed. Heap figures in docs/reliability.md."""
     from hal.keys import UP, DOWN, OK, BACK
     root = thousand(tmp_path, "keep1000", 1000)
-    keys = [OK, DOWN, OK] + [DOWN] * 20 + [OK, BACK] + [DOWN] * 40 + [UP] * 3 + [OK, BACK, BACK]
+    keys = [OK, DOWN, DOWN, OK] + [DOWN] * 20 + [OK, BACK] + [DOWN] * 40 + [UP] * 3 + [OK, BACK, BACK]  # (History: below Check a score)
     r = mp_app.run_app_on_micropython(keys, heap="192K", data_dir=str(root))
     print("1,000 history files, keep 1,000: heap", r["heap"])
     assert r["errors"] == [] and r["screen"] == "MainMenu"
     names = sorted(os.listdir(root / "data" / "history"))
     assert len(names) == 1000 and names[0] == "000002.jsonl" and names[-1] == "001001.jsonl"
     root = thousand(tmp_path, "keep50", None)
-    r = mp_app.run_app_on_micropython([OK, DOWN, OK, DOWN, OK, BACK], heap="192K", data_dir=str(root))
+    r = mp_app.run_app_on_micropython([OK, DOWN, DOWN, OK, DOWN, OK, BACK], heap="192K", data_dir=str(root))
     print("1,000 history files, keep 50: heap", r["heap"])
     assert r["errors"] == [] and r["screen"] == "History"
     names = sorted(os.listdir(root / "data" / "history"))

@@ -80,7 +80,7 @@ def pane():
     p.kill()
 
 
-MENU = ["Azul Companion", "New game", "History", "Settings"]
+MENU = ["Azul Companion", "New game", "Check a score", "History"]
 
 
 def menu_shown(rows):
@@ -106,7 +106,7 @@ def test_sim_in_an_80x24_pane(pane, tmp_path):
     assert reversed_rows(pane) == [1]  # the cursor's row: New game
 
     pane.key("Down")
-    pane.wait_for(lambda rows: reversed_rows(pane) == [2], "the cursor on History after Down")
+    pane.wait_for(lambda rows: reversed_rows(pane) == [2], "the cursor on Check a score after Down")
 
     pane.run("resize-window", "-t", "t", "-x", "150", "-y", "45")
     pane.wait_for(lambda rows: len(drawing_rows(rows, HALF_BLOCKS)) >= 10, "half-block drawing at 150x45")

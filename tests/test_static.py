@@ -205,3 +205,54 @@ def test_only_the_keeper_writes_to_storage():
     # the check itself: it sees a write through the App, and lets the keeper's own calls be
     sample = ast.parse("app.storage.append_line(p, t)\nself.keeper.refresh()\nself.move(1, 2)\n")
     assert storage_writes(sample) == [(1, "app.storage.append_line")]
+
+
+# What CircuitPython 10.2.1 refuses that CPython (and most of it MicroPython) takes, found by
+# running the firmware's constructs on the emulated Feather (tests/cpsim.py): the board's
+# interpreter is the judge, this table what the check knows of it.
+CIRCUITPYTHON_CALLS = {  # builtin: the most positional arguments it takes there
+    "next": (1, "next(it, default): CircuitPython's next() takes one argument (catch StopIteration)"),
+    "iter": (1, "iter(callable, sentinel): CircuitPython's iter() takes one argument"),
+}
+CIRCUITPYTHON_MISSING = {  # attribute: (of which module, or None: any object), why it may only
+    # be looked up with getattr(x, name, None) and a fallback
+    "ljust": (None, "str.ljust: not in CircuitPython (nor MicroPython): use '%-Ns'"),
+    "rjust": (None, "str.rjust: not in CircuitPython (nor MicroPython): use '%Ns'"),
+    "zfill": (None, "str.zfill: not in CircuitPython (nor MicroPython): use '%0Nd'"),
+    "ilistdir": (None, "os.ilistdir: not in CircuitPython (getattr, then os.listdir)"),
+    "print_exception": ("sys", "sys.print_exception: MicroPython only (CircuitPython has traceback)"),
+    "truncate": (None, "file.truncate: not in CircuitPython's nor MicroPython's files (getattr, then a copy)"),
+}
+
+
+def circuitpython_refusals(source, name="<source>"):
+    """Lines of `source` that CircuitPython 10 refuses: "file:line: why"."""
+    import ast
+    bad = []
+    for node in ast.walk(ast.parse(source, name)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in CIRCUITPYTHON_CALLS:
+            most, why = CIRCUITPYTHON_CALLS[node.func.id]
+            if len(node.args) > most:
+                bad.append("%s:%d: %s" % (name, node.lineno, why))
+        elif isinstance(node, ast.Attribute) and node.attr in CIRCUITPYTHON_MISSING:
+            owner, why = CIRCUITPYTHON_MISSING[node.attr]
+            if owner is None or getattr(node.value, "id", None) == owner:
+                bad.append("%s:%d: %s" % (name, node.lineno, why))
+    return bad
+
+
+def test_nothing_on_the_board_uses_what_circuitpython_refuses():
+    bad = []
+    for path in board_files():
+        with open(path, encoding="utf-8") as f:
+            bad += circuitpython_refusals(f.read(), os.path.relpath(path, mp.ROOT))
+    assert not bad, "\n".join(bad)
+
+
+def test_the_circuitpython_check_sees_each_refusal():
+    """The check itself: each construct the Feather refused is found, its allowed forms are not."""
+    src = ("x = next(it, None)\ny = iter(f, 0)\nz = s.ljust(4)\nos.ilistdir('/')\n"
+           "f.truncate(3)\nsys.print_exception(e)\n"
+           "ok = next(it)\nok = traceback.print_exception\nok = iter(xs)\nok = getattr(os, 'ilistdir', None)\n")
+    found = circuitpython_refusals(src)
+    assert [int(b.split(":")[1]) for b in found] == [1, 2, 3, 4, 5, 6], found

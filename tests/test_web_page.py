@@ -379,3 +379,25 @@ def test_the_page_speaks_the_browsers_language_until_one_is_chosen(chromium, url
         assert wb.screen(page)[1] == "New game" and page.inner_text("#download-record") == "Download record"
     finally:
         ctx.close()
+
+
+def test_check_a_score_on_the_page_works_out_what_a_board_leaves_to_it(context, url, tmp_path):
+    """The page runs the device's Check a score (app.check): a wall of 14 touching tiles,
+    whose fewest a board leaves to the page, has both ends of its range worked out here, in
+    the page's idle frames, as the simulator (CPython) works them out."""
+    from rules_core.verify import Check, parse_wall
+    import test_app_check as check
+    wall = "xxxxx,xxxxx,xx...,xx...,....."
+    d = games.Driver(tmp_path)
+    check.open_check(d)
+    check.enter_wall(d, wall)
+    check.to_claim(d, 50)
+    d.press(games.DOWN)
+    d.press(OK)
+    c = Check(parse_wall(wall))
+    c.run()
+    page = wb.open_page(context, url)
+    wb.press(page, d.keys)
+    page.wait_for_function("window.azulCompanion.screenText()[1].startsWith('placed')", timeout=120000)
+    assert wb.screen(page) == ["Claim 50", "placed %d..%d" % (c.placement.low, c.placement.high),
+                               "bonus +%d" % c.bonus, "total %d..%d" % (c.low, c.high), "50: plausible"]

@@ -30,7 +30,8 @@ _REDO, _REDO_LINE = {"e": "redo"}, '{"e": "redo"}'
 _ENOENT = const(2)
 # what a game in play does not need: the menus' modules (dropped at its start on a board,
 # where a module read from a file is heap; imported again when next needed)
-MENUS = ("app.system", "app.setup", "app.history", "app.settings", "app.sintra_board")
+MENUS = ("app.system", "app.setup", "app.history", "app.settings", "app.sintra_board", "app.check",
+         "rules_core.verify")
 
 
 def describe(session, ev):

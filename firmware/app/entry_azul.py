@@ -155,8 +155,10 @@ class WallForm(Form):
         self._keep_change(values, ev, self.app.session.rules.wall_change(ev))
 
     def skipped(self, i, err):
-        """Why a row's colour (or the floor's 0) is not offered, in the wall's own terms."""
-        if i == 5:  # the floor: only 0 is ever refused, when the player took the marker
+        """Why a row's colour (or a floor) is not offered, in the wall's own terms."""
+        if "brings out" in str(err):  # the round's tiles (rules_core.azul), in fewer words
+            return tr("%s: %d tiles a round") % (self.fields[i].text(), 4 * (2 * len(self.app.session.players) + 1))
+        if i == 5:  # the floor: else only 0 is refused, when the player took the marker
             return tr("floor 0: the marker is on it")
         text = self.fields[i].text()
         v = self.fields[i].value()  # never None: "-" (no tile) is always offered

@@ -114,20 +114,37 @@ class WindowForm(Form):
         self._keep_change(values, ev, self.app.session.rules.window_change(ev))
 
     def skipped(self, i, err):
-        """Why a bonus is not offered: the kept glass is one of the window's panes."""
-        if i != 2:
-            return Form.skipped(self, i, err)
+        """Why a bonus is not offered: the kept glass is one of the window's panes; the
+        supply's limits in fewer words (supply())."""
+        if i != 2 or "bonus" not in str(err):
+            return supply(self, i, err)
         rc = colours.label(self.app.session.bonus_colour(), "sintra")
         if self.fields[2].value() == 0:  # rules_core.sintra: kept glass of the round's colour
             return tr("bonus 0: the kept %s counts") % rc
         return tr("bonus 5: kept glass not %s") % rc  # all five panes are the round's colour
 
 
+def supply(form, i, err):
+    """Why field i's value is skipped, in two message rows: the round's panes or a colour's
+    20 (rules_core.sintra) said short, else the rules' own words."""
+    text = form.fields[i].text()
+    e = str(err)
+    if "brings out" in e:
+        return tr("%s: %d panes a round") % (text, form.app.session.rules.max_broken)
+    if "panes exist" in e:  # "only 20 <colour> panes exist: ..."
+        return tr("%s: no %s left") % (text, colours.label(e.split()[2], "sintra"))
+    return Form.skipped(form, i, err)
+
+
+class BrokenForm(Form):
+    skipped = supply
+
+
 def _broken(app, p):
     def make():
         s = app.session
-        return Form(app, tr("Broken %s") % s.players[p], [count_field(tr("glass"), 1, s.rules.max_broken)],
-                    build=lambda v: {"e": "broken", "p": p, "n": v[0]}, reason=_track(p))
+        return BrokenForm(app, tr("Broken %s") % s.players[p], [count_field(tr("glass"), 1, s.rules.max_broken)],
+                          build=lambda v: {"e": "broken", "p": p, "n": v[0]}, reason=_track(p))
     return Opens(app, make)
 
 

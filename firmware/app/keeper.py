@@ -156,7 +156,7 @@ class Keeper:
         for b in tail:
             if b == 0 or b == 0xFF:
                 text = False
-        what = tr("last entry lost") if text else tr("record end unreadable")
+        what = tr("last entry lost") if text else tr("record end unreadable, entries lost")
         return tr("%s: kept as torn-%d") % (what, n)
 
     # ---- the game in play ----

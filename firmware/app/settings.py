@@ -14,12 +14,8 @@ DEFAULTS = {"brightness": 3, "symbols": True, "history_keep": 50, "dim_after": 1
 HISTORY_KEEP_MAX = 9999
 IDLE_MAX = 86400  # a day
 LAYOUTS = ("strip", "matrix5x5")
-# the Sintra board values as the device enters them: the window values of each side, left to
-# right (8, each 0..9); the broken-glass track top to bottom (13 spaces, 0 at the top, -18 at
-# the bottom as 遊戲結束 prints it, never rising); side A's 4 ornaments, each between two
-# neighbouring windows [c, c + 1], one ornament to a gap
+# the Sintra board values as the device enters them (their check: sintra_problem)
 SINTRA = ("sintra_windows_A", "sintra_windows_B", "sintra_track", "sintra_ornaments")
-TRACK_SPACES = 13
 
 
 def defaults(board):
@@ -65,37 +61,12 @@ def _plain(v):
     return True
 
 
-def _ints(v, n, lo, hi):
-    """True when v is a list of n ints lo..hi."""
-    if type(v) is not list or len(v) != n:
-        return False
-    for x in v:
-        if type(x) is not int or not lo <= x <= hi:
-            return False
-    return True
-
-
 def sintra_problem(k, v):
-    """What is wrong with v as the Sintra board value k, or None: a short line's format (the
-    catalogue's English: app.lang) and its values, a tuple."""
-    if k == "sintra_track":
-        if not _ints(v, TRACK_SPACES, -18, 0) or v[0] or v[-1] != -18:
-            return ("track: 13 spaces 0 .. -18",)
-        for i in range(1, TRACK_SPACES):
-            if v[i] > v[i - 1]:
-                return ("track rises at space %d", i + 1)
-        return None
-    if k == "sintra_ornaments":
-        if type(v) is not list or len(v) != 4:
-            return ("ornaments: 4 window pairs",)
-        for i in range(4):
-            o = v[i]
-            if not _ints(o, 2, 1, 8) or o[1] != o[0] + 1:
-                return ("ornaments: 4 window pairs",)
-            if o in v[:i]:
-                return ("2 ornaments at win %d-%d", o[0], o[1])
-        return None
-    return None if _ints(v, 8, 0, 9) else ("windows: 8 values 0..9",)
+    """What is wrong with v as the Sintra board value k, or None: the rules' own check
+    (rules_core.sintra_board, which a record's options.board meets too) as a short line's
+    format (the catalogue's English: app.lang) and its values, a tuple."""
+    from rules_core.sintra_board import problem_format
+    return problem_format(k.split("_")[1], v)
 
 
 def check(saved, board):

@@ -12,12 +12,13 @@ DARK_AFTER = [("off", 0), ("2 min", 120), ("5 min", 300), ("10 min", 600), ("20 
 
 
 class MainMenu(Menu):
-    """Resume (a game is in play), New game, History, Settings: each loads its screens when
-    chosen, so the menu alone is all the first frame holds."""
+    """Resume (a game is in play), New game, Check a score, History, Settings: each loads its
+    screens when chosen, so the menu alone is all the first frame holds."""
 
     def __init__(self, app):
         items = [(tr("Resume"), lambda: app.play(app.session))] if app.session is not None else []
         items += [(tr("New game"), lambda: app.ask_put_aside(lambda: _setup().start(app))),
+                  (tr("Check a score"), lambda: _check().start(app)),
                   (tr("History"), lambda: app.push(_history().History(app))),
                   (tr("Settings"), lambda: app.push(Settings(app)))]
         Menu.__init__(self, app, "Azul Companion", items)
@@ -31,6 +32,11 @@ def _setup():
 def _history():
     from app import history
     return history
+
+
+def _check():
+    from app import check
+    return check
 
 
 class Settings(Menu):
@@ -183,9 +189,10 @@ class About(ListScreen):
         except ImportError:
             how = tr("files on flash")
         impl = sys.implementation
-        under = [impl.name]  # (a host's: no version, so that the guide's picture stays)
-        if impl.name == "micropython":
-            under = ["MicroPython", "v" + ".".join(str(n) for n in impl.version[:3])]
+        under = [tr("simulator")]  # (a desktop's: no version, so that the guide's picture stays)
+        if impl.name in ("micropython", "circuitpython"):
+            under = [("MicroPython" if impl.name == "micropython" else "CircuitPython"),
+                     "v" + ".".join(str(n) for n in impl.version[:3])]
         board = []  # type: list[str]  # the board file's name, in rows of whole words
         for word in app.board.get("name", "?").split():
             if board and len(board[-1]) + 1 + len(word) <= COLS:

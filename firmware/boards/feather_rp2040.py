@@ -1,4 +1,4 @@
-"""Adafruit Feather RP2040 + OLED FeatherWing 128x32, CircuitPython 9: no wiring, the wing stacks on the Feather.
+"""Adafruit Feather RP2040 + OLED FeatherWing 128x32, CircuitPython 9+: no wiring, the wing stacks on the Feather.
 
 Pins are `board` attribute names. The wing's buttons A, B, C sit on D9, D6, D5 (GPIO9, GPIO8,
 GPIO7 on this Feather) and short to GND; only B has a pull-up on the wing (100K), so every

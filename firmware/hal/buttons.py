@@ -18,14 +18,22 @@ Rotary encoder: hal.encoder's QuadratureDecoder turns A/B samples into steps (im
 for a board that has one); one detent clockwise = UP, counter-clockwise = DOWN (swap the A
 and B pins to reverse); the push switch is an "OK" button whose long press is BACK.
 
+No press is lost however long the app is busy between two polls: the pins' edges are
+latched as they happen (MicroPython: a pin interrupt that notes the time and the pins;
+CircuitPython: keypad.Keys, which scans in the background and queues timed events), and
+poll() feeds each latched edge to ButtonLogic as two samples, the pins as they were up to
+the edge's time and as they are after it (edge()): the same pure logic decides debounce and
+long press from them as from samples taken a frame apart.
+
 update() and take() allocate nothing: state lives in preallocated lists and a bytearray
 ring, and times are small ints (ticks wrap below 2**30).
 """
 from hal.compat import const
 from hal import keys
-from hal.clock import ticks_diff
+from hal.clock import ticks_diff, ticks_ms
 
 RING_SIZE = const(16)
+EDGES = const(16)  # latched pin edges kept between two polls
 _FIRED = const(-1)  # _next_at value: the long press has fired, nothing more until release
 
 DIRECTION_KEYS = ("UP", "DOWN", "LEFT", "RIGHT")
@@ -123,6 +131,12 @@ class ButtonLogic:
                     next_at[i] = _FIRED
         self._stable = stable
 
+    def edge(self, at_ms, pressed_mask):
+        """A latched edge: the pins as they were up to at_ms (the last sample's), then as
+        they are from it."""
+        self.update(at_ms, self._raw)
+        self.update(at_ms, pressed_mask)
+
     def push(self, event):
         """Latch an event (also used for encoder steps); a full ring drops the newest."""
         if self._count == RING_SIZE:
@@ -151,7 +165,9 @@ class ButtonLogic:
 class Buttons:
     """Polls a pin reader (and an optional encoder) into one ButtonLogic each frame.
 
-    reader.read() -> pressed mask; ab_reader.read() -> (A << 1) | B.
+    reader.read() -> pressed mask; ab_reader.read() -> (A << 1) | B. A reader that latches
+    edges (the board's) also has edge() -> the mask after the oldest edge latched since the
+    last poll (its time in reader.edge_ms), or -1 when there is none.
     """
 
     def __init__(self, logic, reader, ab_reader=None, decoder=None):
@@ -159,15 +175,34 @@ class Buttons:
         self._reader = reader
         self._ab_reader = ab_reader
         self._decoder = decoder
+        self._edge = getattr(reader, "edge", None)
+        self._ab_edge = getattr(ab_reader, "edge", None)
 
     def poll(self, now_ms):
-        if self._ab_reader is not None:
-            step = self._decoder.update(self._ab_reader.read())
-            if step > 0:
-                self.logic.push(keys.UP)
-            elif step < 0:
-                self.logic.push(keys.DOWN)
-        self.logic.update(now_ms, self._reader.read())
+        ab = self._ab_reader
+        if ab is not None:
+            edge = self._ab_edge
+            if edge is not None:
+                mask = edge()
+                while mask >= 0:  # every latched transition of A and B, in order
+                    self._turn(mask)
+                    mask = edge()
+            self._turn(ab.read())
+        reader = self._reader
+        edge = self._edge
+        if edge is not None:
+            mask = edge()
+            while mask >= 0:
+                self.logic.edge(reader.edge_ms, mask)
+                mask = edge()
+        self.logic.update(now_ms, reader.read())
+
+    def _turn(self, ab):
+        step = self._decoder.update(ab)
+        if step > 0:
+            self.logic.push(keys.UP)
+        elif step < 0:
+            self.logic.push(keys.DOWN)
 
     def take(self):
         return self.logic.take()
@@ -176,25 +211,33 @@ class Buttons:
         """A press (or an encoder step) is under way: poll again within a frame."""
         return self.logic.busy() or (self._decoder is not None and self._decoder.moving())
 
-    def wake_on_press(self):
-        """Arm the pins' interrupts so that a press ends a light sleep (hal.clock)."""
-        self._reader.wake_on_press()
-        if self._ab_reader is not None:
-            self._ab_reader.wake_on_press()
-
-
-def _woken(pin):
-    pass  # the interrupt itself ends the sleep; the loop then samples the pins
-
 
 class MachinePinReader:
-    """MicroPython: machine.Pin inputs -> pressed mask (pull-up, active low by default)."""
+    """MicroPython: machine.Pin inputs -> pressed mask (pull-up, active low by default).
+
+    An interrupt on both edges of every pin latches the time and the pins at each edge in a
+    ring (EDGES of them between two polls; more are dropped, the pins read at the poll stay
+    right). It is also what ends machine.lightsleep(ms) early on rp2 (hal.clock). A hard
+    interrupt where the port has them: it runs at the edge, even inside a long C call, and
+    allocates nothing."""
 
     def __init__(self, pins, active_low=True):
         from machine import Pin
         pull = Pin.PULL_UP if active_low else Pin.PULL_DOWN
         self._pins = [Pin(p, Pin.IN, pull) for p in pins]
         self._level = 0 if active_low else 1
+        self._times = [0] * EDGES  # type: list
+        self._masks = [0] * EDGES
+        self._head = 0  # written by the interrupt only
+        self._tail = 0  # written by edge() only
+        self.edge_ms = 0
+        handler = self._latch  # (one bound method, made once)
+        trigger = Pin.IRQ_FALLING | Pin.IRQ_RISING
+        for p in self._pins:
+            try:
+                p.irq(handler, trigger, hard=True)
+            except (TypeError, ValueError):  # a port without hard pin interrupts
+                p.irq(handler, trigger)
 
     def read(self):
         mask = 0
@@ -203,15 +246,25 @@ class MachinePinReader:
                 mask |= 1 << i
         return mask
 
-    def wake_on_press(self):
-        """An edge interrupt with a handler on every pin: on rp2 that is what ends
-        machine.lightsleep(ms) early (one edge either way: an encoder turns both ways)."""
-        from machine import Pin
-        for p in self._pins:
-            p.irq(_woken, Pin.IRQ_FALLING | Pin.IRQ_RISING)
+    def _latch(self, pin):
+        head = self._head
+        nxt = (head + 1) % EDGES
+        if nxt != self._tail:
+            self._times[head] = ticks_ms()
+            self._masks[head] = self.read()
+            self._head = nxt
+
+    def edge(self):
+        tail = self._tail
+        if tail == self._head:
+            return -1
+        self.edge_ms = self._times[tail]
+        mask = self._masks[tail]
+        self._tail = (tail + 1) % EDGES
+        return mask
 
 
-def buttons_from_board(board, debounce_ms=20, long_ms=600, repeat_ms=120, use_keypad=False):
+def buttons_from_board(board, debounce_ms=20, long_ms=600, repeat_ms=120):
     """Build Buttons from a board file's BOARD dict (keys "buttons", "button_pull",
     "three_button", "encoder": {"a", "b", "push"}, "runtime")."""
     pins = board.get("buttons") or {}
@@ -234,7 +287,7 @@ def buttons_from_board(board, debounce_ms=20, long_ms=600, repeat_ms=120, use_ke
     active_low = board.get("button_pull", "up") == "up"
     if board.get("runtime") == "circuitpython":
         from hal import cp_buttons  # (a MicroPython board's heap holds none of it)
-        reader_class = cp_buttons.KeypadReader if use_keypad else cp_buttons.DigitalioReader  # type: type
+        reader_class = cp_buttons.KeypadReader  # type: type
     else:
         reader_class = MachinePinReader
     reader = reader_class(pin_ids, active_low)

@@ -310,9 +310,42 @@ WORDS = {
     "record damaged": "記録が壊れた",
     "bad record kept as %s": "壊れた記録を%sに保存",
     "last entry lost": "最後の入力が失われた",
-    "record end unreadable": "記録の終わりが読めない",
+    "record end unreadable, entries lost": "記録の末尾が読めず入力が失われた",
     "%s: kept as torn-%d": "%s：torn-%dに保存",
     "%s not opened: %s": "%sを開けない：%s",
+    "%s: %d tiles a round": "%s：1ラウンド%d枚",  # 003: ラウンド
+    "%s: %d panes a round": "%s：1ラウンド%d枚",
+    "%s: no %s left": "%s：%sが残っていない",
+    "Check a score": "得点の確認",
+    "simulator": "シミュレーター",
+    # Check a score (app.check): a final Azul wall (003: 壁, 段, 列, タイル, 床ライン)
+    "Check: wall": "確認：壁",
+    "r%d c%d %s": "%d段%d列 %s",
+    "%d tile": "%d枚",
+    "%d tiles": "%d枚",
+    "OK: tile": "OK：タイル",
+    "claim >": "申告点 >",
+    "Check: claim": "確認：申告点",
+    "claim %d": "申告 %d",
+    "Claim %d": "申告 %d",
+    "check": "確認",
+    "checking %d%%": "確認中 %d%%",
+    "checking...": "確認中...",
+    "placed %s..%s": "配置 %s..%s",  # 003: 壁へのタイル配置
+    "bonus +%d": "ボーナス +%d",
+    "colours +%d..%d": "色 +%d..%d",
+    "total %s..%s": "合計 %s..%s",
+    "%d: plausible": "%d：ありうる",
+    "%d: impossible": "%d：ありえない",
+    "(%d too many)": "(%d点多い)",
+    "%d: only with": "%d：床ラインで",  # three rows: "50：床ラインで" "3点以上" "失う場合のみ"
+    "%d+ lost on the": "%d点以上",
+    "check|floor": "失う場合のみ",
+    "%d: not over max": "%d：最高以下",
+    "fewest: %d tiles": "最低：%d枚",
+    "range: %d tiles": "範囲：%d枚",
+    "too many here:": "ここでは多すぎ：",
+    "see the web page": "ウェブページで確認",
 }
 
 PAGE = {

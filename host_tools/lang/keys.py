@@ -28,14 +28,15 @@ def _static():
                 if isinstance(context, ast.Constant) and context.value is not None:
                     key = context.value + "|" + key
                 out.setdefault(key, "firmware/app/%s:%d" % (name, node.lineno))
-    # app.settings.sintra_problem's lines: (format, values) tuples the board form translates
-    path = os.path.join(APP, "settings.py")
+    # the Sintra board's problems (rules_core.sintra_board.problem_format): (format, values)
+    # tuples the board form translates
+    path = os.path.join(ROOT, "rules_core", "sintra_board.py")
     with open(path, encoding="utf-8") as f:
         tree = ast.parse(f.read(), path)
-    problem = [f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name == "sintra_problem"][0]
+    problem = [f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name == "problem_format"][0]
     for node in ast.walk(problem):
         if isinstance(node, ast.Tuple) and node.elts and isinstance(node.elts[0], ast.Constant):
-            out.setdefault(node.elts[0].value, "firmware/app/settings.py:%d" % node.lineno)
+            out.setdefault(node.elts[0].value, "rules_core/sintra_board.py:%d" % node.lineno)
     return out
 
 
@@ -95,7 +96,7 @@ def _dynamic():
         if nothing:
             add(nothing, g.screens + ".END_ROUND_NOTHING")
     for cls, key in ((azul.AzulRules, "azul"), (sintra.SintraRules, "sintra"),
-                     (game5211.Rules5211, "5211")):
+                     (game5211.Game5211Rules, "5211")):
         add(key + "|" + cls.TIEBREAK, "rules_core %s TIEBREAK" % key)
     add("shared", "rules_core.session tiebreak")
     # the colours each game's screens name, in its context ("?" where its rulebook gives none)

@@ -310,9 +310,42 @@ WORDS = {
     "record damaged": "紀錄損壞",
     "bad record kept as %s": "損壞紀錄保存為%s",
     "last entry lost": "最後一筆遺失",
-    "record end unreadable": "紀錄結尾無法讀取",
+    "record end unreadable, entries lost": "紀錄結尾無法讀取，輸入遺失",
     "%s: kept as torn-%d": "%s：保存為torn-%d",
     "%s not opened: %s": "%s未開啟：%s",
+    "%s: %d tiles a round": "%s：每輪%d塊瓷磚",  # 002: 每輪 ... 工廠
+    "%s: %d panes a round": "%s：每輪%d塊玻璃",
+    "%s: no %s left": "%s：沒有%s了",
+    "Check a score": "檢查分數",
+    "simulator": "模擬器",
+    # Check a score (app.check): a final Azul wall (002: 牆面, 排, 列, 瓷磚, 地板排)
+    "Check: wall": "檢查：牆面",
+    "r%d c%d %s": "%d排%d列 %s",
+    "%d tile": "%d塊瓷磚",
+    "%d tiles": "%d塊瓷磚",
+    "OK: tile": "OK：瓷磚",
+    "claim >": "聲稱分數 >",
+    "Check: claim": "檢查：聲稱分數",
+    "claim %d": "聲稱 %d",
+    "Claim %d": "聲稱 %d",
+    "check": "檢查",
+    "checking %d%%": "檢查中 %d%%",
+    "checking...": "檢查中...",
+    "placed %s..%s": "鋪磚 %s..%s",  # 002: 牆面鋪磚
+    "bonus +%d": "獎勵 +%d",
+    "colours +%d..%d": "花色 +%d..%d",  # 002: 花色獎勵
+    "total %s..%s": "總分 %s..%s",
+    "%d: plausible": "%d：可能",
+    "%d: impossible": "%d：不可能",
+    "(%d too many)": "(多%d分)",
+    "%d: only with": "%d：需要",  # three rows: "50：需要" "地板排扣3+分" "才可能"
+    "%d+ lost on the": "地板排扣%d+分",
+    "check|floor": "才可能",
+    "%d: not over max": "%d：未超過最高",
+    "fewest: %d tiles": "最低分：%d塊",
+    "range: %d tiles": "範圍：%d塊",
+    "too many here:": "此處無法計算：",
+    "see the web page": "請見網頁",
 }
 
 PAGE = {

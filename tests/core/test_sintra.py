@@ -11,6 +11,7 @@ from rules_core.sintra import SintraRules
 
 COLS = "pink orange yellow green blue pink".split()   # rounds I..VI
 R6 = "e;e;e;e;e"                                      # rounds I..V end: now round VI
+TRACK = [0, -1, -2, -3, -4, -5, -6, -8, -10, -12, -14, -16, -18]   # 13 spaces, as the device enters it
 FIN = "l 0 0;l 1 0;e"                                 # no glass left, final scoring
 
 
@@ -39,6 +40,11 @@ def run(r, script):
 
 def err(exc, r, script, match):
     raises(exc, run, r, script, match=match)
+
+
+def to_vi(r):
+    """End rounds until round VI is played (the rounds a script's own end_rounds left)."""
+    return run(r, ";".join(["e"] * (6 - r.round))) if r.round < 6 else r
 
 
 def test_window_score_example_2_1_2():
@@ -91,7 +97,7 @@ def test_bottom_space_loses_18_and_marker_restarts():
     assert r.scores[0] == 0 and r.track_position(0) == 11
     run(r, "f 0")                        # the start tile moves it onto the bottom space
     assert r.scores[0] == -18 and r.track_position(0) == 0
-    run(r, "b 0 2")
+    run(r, "e;b 0 2")                    # (round II: 20 panes, 16 of them broken)
     assert r.track_position(0) == 2 and r.lost_on_track(0) == 20   # 18 + the -2 it is on
     run(r, "b 1 14")                     # 12 to the bottom, then 2 more from the top
     assert r.scores[1] == -18 and r.track_position(1) == 2
@@ -99,9 +105,12 @@ def test_bottom_space_loses_18_and_marker_restarts():
 
 def test_side_a_ornaments_10_10_3():
     """遊戲結束 3) A面 example: two ornaments with 4 panes, the last with 2 -> 10 + 10 + 3 = 23."""
-    r = run(new(), ";".join("w 0 %d blue;w 0 %d blue" % (c, c) for c in (1, 2, 3, 4)) + ";w 0 7 blue;w 0 8 blue")
+    # round I: 4 strips of 5 panes (all 20 of 5 factories); II: their second frames and two
+    # more windows (strips of 4 panes from round I would take 1 new pane each)
+    r = run(new(), "w 0 1 blue;w 0 2 blue;w 0 3 blue;w 0 4 blue;e;w 0 1 blue;w 0 2 blue;"
+                   "w 0 3 blue;w 0 4 blue;w 0 7 blue;w 0 8 blue")
     before = r.scores[0]
-    run(r, R6 + ";" + FIN)
+    run(to_vi(r), FIN)
     assert r.breakdown(0)["side_points"] == 23 and r.scores[0] == before + 23
 
 
@@ -115,9 +124,10 @@ def test_side_a_ornaments_may_share_a_window():
     """遊戲結束 3) A面: each ornament counts the 4 frames around it; the text does not say two
     ornaments never share a window, so an owner's board with ornaments at windows 1-2 and 2-3
     counts window 2 for both. Windows all worth 1: window 2 twice (1, 1), window 1 (1 + 1),
-    window 3 (1): 5; ornament 1-2 holds 1 + 2 = 3 panes (6), ornament 2-3 2 + 1 = 3 (6): 17."""
-    r = run(new(board={"windows": [1] * 8, "ornaments": [[1, 2], [2, 3]]}),
-            "w 0 2 blue;w 0 2 blue;w 0 1 blue;w 0 3 blue;" + R6 + ";" + FIN)
+    window 3 (1): 5; ornament 1-2 holds 1 + 2 = 3 panes (6), ornament 2-3 2 + 1 = 3 (6): 17
+    (ornaments 5-6 and 7-8 hold none)."""
+    r = run(new(board={"windows": [1] * 8, "ornaments": [[1, 2], [2, 3], [5, 6], [7, 8]]}),
+            "w 0 2 blue;e;w 0 2 blue;w 0 1 blue;w 0 3 blue;" + R6[2:] + ";" + FIN)
     assert r.breakdown(0)["windows"] == 5 and r.breakdown(0)["side_points"] == 12 and r.scores[0] == 17
 
 
@@ -127,14 +137,15 @@ def test_board_values_the_record_does_not_give_are_named():
     assumed() names those (replay warns); a record that gives them all assumes nothing."""
     assert new().assumed() == ["windows", "track", "ornaments"]
     assert new("B", {"windows": [1] * 8}).assumed() == ["track"]   # side B has no ornaments
-    full = {"windows": [1] * 8, "track": [0, -18], "ornaments": [[1, 2]]}
+    full = {"windows": [1] * 8, "track": TRACK, "ornaments": [[1, 2], [3, 4], [5, 6], [7, 8]]}
     assert new("A", full).assumed() == []
 
 
 def test_side_b_four_windows_times_five_orange():
     """遊戲結束 3) B面 example: 4 complete windows x 5 orange panes (single-pane windows count)."""
-    r = run(new("B"), "w 0 1 orange;w 0 1 orange;w 0 2 orange;w 0 2 pink;w 0 3 orange;w 0 3 yellow;"
-                      "w 0 4 pink;w 0 4 blue;w 0 5 orange;w 0 6 pink;" + R6 + ";" + FIN)
+    r = run(new("B"), "w 0 1 orange;w 0 2 orange;w 0 3 orange;w 0 4 pink;e;w 0 1 orange;w 0 2 pink;"
+                      "w 0 3 yellow;w 0 4 blue;w 0 5 orange;w 0 6 pink")
+    run(to_vi(r), FIN)
     b = r.breakdown(0)
     assert (b["side_points"], b["colour"], b["complete_windows"]) == (20, "orange", 4)
     assert r.breakdown(1)["side_points"] == 0
@@ -143,7 +154,7 @@ def test_side_b_four_windows_times_five_orange():
 def test_tie_broken_on_fewer_points_lost_including_resets():
     """遊戲結束, last paragraph: tie -> fewer points lost on the broken-glass track, resets included."""
     # p0: window 4 is worth 2, then 12 broken: -18 reset; p1: 11 broken, ends on -16
-    r = run(new(), "w 0 4 blue;b 0 12;b 1 11;" + R6 + ";" + FIN)
+    r = run(new(), "w 0 4 blue;b 0 12;e;b 1 11;" + R6[2:] + ";" + FIN)
     assert r.scores == [-16, -16]
     assert r.rank_key(0) == (-16, -18) and r.rank_key(1) == (-16, -16)
     assert SintraRules.TIEBREAK == "fewer points lost on the broken-glass track"
@@ -207,7 +218,8 @@ def test_event_validation_messages():
 
 def test_leftover_bounds_and_order():
     """遊戲結束 1): leftover glass sits on the remaining strips, at most 4 on each."""
-    r = run(new(), ";".join("w 0 %d blue;w 0 %d blue" % (c, c) for c in range(1, 8)) + ";" + R6)
+    r = to_vi(run(new(), "w 0 1 blue;w 0 2 blue;w 0 3 blue;w 0 4 blue;e;" + ";".join("w 0 %d blue" % c for c in (
+        1, 2, 3, 4, 5, 6, 7)) + ";e;w 0 5 blue;w 0 6 blue;w 0 7 blue"))
     err(RecordError, r, "l 0 5", "leftover n must be a whole number 0..4")
     run(r, "l 0 4")
     err(RuleError, r, "l 0 4", "leftover glass is already entered")
@@ -225,15 +237,35 @@ def test_options_validation():
     raises(RecordError, SintraRules, "A", 2, {"round_colors": COLS, "board": [1]}, match="options.board must be an object")
     raises(RecordError, SintraRules, "C", 2, {"round_colors": COLS}, match="sintra has no variant 'C'")
     raises(RecordError, SintraRules, "A", 5, {"round_colors": COLS}, match="sintra needs 2 to 4 players, got 5")
-    for board, match in (({"windows": [1, 2, 3]}, "board windows must be a list of 8..8 whole numbers"),
-                         ({"track": [0, -1, 2]}, "board track must be whole numbers -99..0, got 2"),
-                         ({"track": [0, -2, -1]}, "must fall from 0"),
-                         ({"ornaments": [[1, 2], [3, 4], [2, 1]]}, "windows 1 and 2 are not a new pair"),
-                         ({"ornaments": [[3, 3]]}, "windows 3 and 3 are not a new pair"),
-                         ({"size": 3}, "board: unknown key 'size'")):
+    for board, match in (({"size": 3}, "board: unknown key 'size'"),):
         raises(RecordError, new, "A", board, match=match)
-    r = run(new("A", {"track": [0, -5, -10]}), "b 0 3")   # 2 down = bottom: -10, then 1 more
-    assert r.scores[0] == -10 and r.track_position(0) == 1
+    r = run(new("A", {"track": TRACK[:8] + [-9, -11, -13, -15, -18]}), "b 0 14")   # 12 down = bottom: -18, then 2 more
+    assert r.scores[0] == -18 and r.track_position(0) == 2 and r.track[9] == -11
+
+
+def test_board_values_are_held_to_the_device_entry():
+    """A record's options.board is refused unless the device could have entered it (Settings >
+    Sintra board): 8 window values 0..9; the track's 13 spaces from 0 at the top to -18 at the
+    bottom (遊戲結束 note), never rising; side A's 4 ornaments (遊戲結束 3) A面), each between
+    two neighbouring windows, one to a gap. The message is the device's own (its settings
+    check is this one: app.settings.sintra_problem)."""
+    orn = [[1, 2], [3, 4], [5, 6], [7, 8]]
+    for board, match in (({"windows": [1, 2, 3]}, "options.board windows: 8 values 0..9, got [1, 2, 3]"),
+                         ({"windows": [1] * 7 + [10]}, "windows: 8 values 0..9"),
+                         ({"windows": [1] * 7 + [True]}, "windows: 8 values 0..9"),
+                         ({"track": [0, -18]}, "options.board track: 13 spaces 0 .. -18, got [0, -18]"),
+                         ({"track": TRACK[:12] + [-16]}, "track: 13 spaces 0 .. -18"),
+                         ({"track": [-1] + TRACK[1:]}, "track: 13 spaces 0 .. -18"),
+                         ({"track": TRACK[:12] + [-20]}, "track: 13 spaces 0 .. -18"),
+                         ({"track": TRACK[:3] + [-1] + TRACK[4:]}, "options.board track rises at space 4"),
+                         ({"ornaments": orn[:3]}, "options.board ornaments: 4 window pairs"),
+                         ({"ornaments": orn + [[2, 3]]}, "ornaments: 4 window pairs"),
+                         ({"ornaments": orn[:3] + [[8, 7]]}, "ornaments: 4 window pairs"),
+                         ({"ornaments": orn[:3] + [[6, 8]]}, "ornaments: 4 window pairs"),
+                         ({"ornaments": orn[:3] + [[8, 9]]}, "ornaments: 4 window pairs"),
+                         ({"ornaments": orn[:3] + [[3, 4]]}, "options.board 2 ornaments at win 3-4")):
+        raises(RecordError, new, "A", board, match=match)
+    assert new("A", {"windows": [0, 9, 0, 9, 0, 9, 0, 9], "track": TRACK, "ornaments": orn}).assumed() == []
     assert new(cols=["blue"] + COLS[1:]).bonus_colour() == "blue"   # round I: any colour
 
 

@@ -110,7 +110,7 @@ def engine_game(game, seed, variant, n=4):
     if game == "azul":
         from rules_core.azul_engine import random_game
     else:
-        from rules_core.engine5211 import random_game
+        from rules_core.game5211_engine import random_game
     out = random_game(n, seed, variant)
     s = Game(out[0])
     for ev in out[1]:

@@ -5,11 +5,11 @@ three reveals of 2, 1, 1 cards, each followed by drawing back to 5 while the pil
 the pile is empty the last round is played from hand and the 5th card is discarded. Long
 variant: a used-up deck with nobody at 50 is followed by a fresh shuffled deck.
 Players choose uniformly at random among their cards (a legal, not a good, strategy).
-Round scoring uses the same functions as `Rules5211` (one place for the rule); the engine
+Round scoring uses the same functions as `Game5211Rules` (one place for the rule); the engine
 keeps its own hands, pile and score piles, and emits the record events.
 """
 from rules_core.game5211 import (COLOURS, VALUE_COUNTS, HAND_SIZE, REMOVED, LONG_TARGET,
-                                 Rules5211, scoring_colour, kept_cards)
+                                 Game5211Rules, scoring_colour, kept_cards)
 from rules_core.games import game
 from rules_core.rng import Rng
 
@@ -27,7 +27,7 @@ def new_deck_cards():
 
 class Engine5211:
     def __init__(self, nplayers, rng, variant="standard"):
-        game(Rules5211.GAME).check(variant, nplayers)
+        game(Game5211Rules.GAME).check(variant, nplayers)
         self.n = nplayers
         self.rng = rng
         self.variant = variant
@@ -104,7 +104,7 @@ class Engine5211:
 def random_game(nplayers, seed, variant="standard"):
     """A whole random game: (record header dict, v1 events, final scores)."""
     eng = Engine5211(nplayers, Rng(seed), variant)
-    header = {"format": "azul-companion-record", "v": 1, "game": Rules5211.GAME,
+    header = {"format": "azul-companion-record", "v": 1, "game": Game5211Rules.GAME,
               "variant": variant, "players": ["P%d" % (i + 1) for i in range(nplayers)],
               "options": {}}
     events = []
