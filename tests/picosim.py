@@ -50,18 +50,6 @@ def files_or_node_missing(board, where, names, env):
     return None
 
 
-def files_or_node_missing(board, where, names, env):
-    """Why an emulated board cannot run (its folder's files, node, rp2040js), or None."""
-    for name in names:
-        if not os.path.exists(os.path.join(where, name)):
-            return "no emulated %s: %s not found (set %s to its folder)" % (board, os.path.join(where, name), env)
-    if not shutil.which("node"):
-        return "no emulated %s: node is not on PATH" % board
-    if not os.path.isdir(os.path.join(ROOT, "node_modules", "rp2040js")):
-        return "no emulated %s: npm package rp2040js is not installed (./dev.sh setup)" % board
-    return None
-
-
 def missing():
     """None when the emulator can run, else the reason it cannot (for a skip or an exit 0)."""
     return files_or_node_missing("Pico", folder(), (UF2, BOOTROM), ENV) or mpremote_missing()
