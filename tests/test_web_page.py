@@ -363,13 +363,13 @@ def test_the_page_speaks_the_browsers_language_until_one_is_chosen(chromium, url
     ctx = chromium.new_context(viewport=wb.PHONE, locale="zh-TW")
     try:
         page = wb.open_page(ctx, url)
-        assert wb.screen(page)[:4] == ["Azul Companion", "新遊戲", "歷史紀錄", "設定"]
+        assert wb.screen(page)[:5] == ["Azul Companion", "新遊戲", "檢查分數", "歷史紀錄", "設定"]
         assert page.inner_text("#download-record") == "下載紀錄"
         assert page.evaluate("document.documentElement.lang") == "zh-Hant"
         assert page.get_attribute("[data-key=UP]", "aria-label") == "上"
         # main menu: Settings; its last item: Language; the chosen one (繁體中文) under the
         # cursor: UP to English, OK saves it
-        wb.press(page, [DOWN, DOWN, OK] + [UP, OK])
+        wb.press(page, [DOWN, DOWN, DOWN, OK] + [UP, OK])
         assert wb.screen(page)[0] == "語言" and wb.screen(page)[1:] == ["English", "繁體中文", "日本語"]
         wb.press(page, [UP, OK])
         assert wb.screen(page)[:2] == ["Azul Companion", "New game"]
