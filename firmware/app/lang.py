@@ -15,7 +15,7 @@ Table layout (little-endian): b"AZW1", u16 n texts, u16 g glyphs, u32 where the 
 start, u32 where the glyphs start; n u24 key hashes (sorted); g u16 code points (sorted,
 U+FFFD the last); n + 1 u16 text offsets; the texts (UTF-8); g 12x12 glyphs of 24 bytes,
 then g 10x10 glyphs of 20 bytes (MONO_HLSB, 2 bytes a row). The hashes and the code points
-are the index, what a table read from its file holds (1.5 KB).
+are the index, what a table read from its file holds (1.6 KB).
 """
 # (code, its name in English): the settings file's values and the Settings' Language menu,
 # which names each through tr() (繁體中文 and 日本語 in those languages: their tables hold
