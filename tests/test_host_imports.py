@@ -38,11 +38,12 @@ def test_import_leaves_sys_path_and_replay_loads_no_other_command():
     got = probe("replay", RECORD)
     assert got["same_path_on_import"] and got["code"] == 0
     assert not got["firmware_on_path"]
-    # no sim, vboard, export, firmware: only what every command shares
-    assert got["modules"] == ["host_tools", "host_tools.cli", "host_tools.output"]
+    # no sim, vboard, export, firmware: only what every command shares, and the catalogue's
+    # list of languages (--lang), no language's words in English
+    assert got["modules"] == ["host_tools", "host_tools.cli", "host_tools.lang", "host_tools.output"]
     got = probe("export", RECORD, "--to", "json")
     assert got["code"] == 0 and got["modules"] == ["host_tools", "host_tools.cli", "host_tools.export",
-                                                 "host_tools.output"]
+                                                 "host_tools.lang", "host_tools.output"]
 
 
 def test_sim_puts_the_board_layout_on_the_path_and_runs_the_firmware():

@@ -94,6 +94,32 @@ def test_a_two_player_game_on_the_emulated_pico_replays_to_its_screen(flashed, t
     assert "won: " + ", ".join(winners) in shown, shown
 
 
+def test_a_chinese_game_on_the_emulated_pico_leaves_the_english_record(flashed, tmp_path):
+    """The same keys with the device speaking 繁體中文 (its table read from
+    app/lang_zh_hant.bin, as flash put it): the board draws what the CPython App draws in
+    繁體中文, and the record it leaves is byte for byte the English one."""
+    import json
+    ref = flashed[1]
+    zh_data = tmp_path / "zh" / "data"
+    zh_data.mkdir(parents=True)
+    (zh_data / "settings.json").write_text(json.dumps({"language": "zh-Hant"}))
+    zh = Driver(tmp_path / "zh")
+    for k in ref.keys:
+        zh.wait() if k is None else zh.press(k)
+    assert zh.app.text()[0] == "花磚密語 結束"
+    with picosim.Emulator(copy_image(flashed, tmp_path), log=str(tmp_path / "picosim.log")) as emu:
+        r = emu.result("f = open('bench/language', 'w')\nf.write('zh-Hant')\nf.close()\n"  # (pico_device._clean)
+                       "import picobench\npicobench.game('bench/azul.keys')", timeout=1800)
+        assert r["final"] == "Final" and r["finished"] and r["shown_equals_buffer"] is True
+        board = bytes.fromhex(r["buffer"])
+        assert board == bytes(zh.display.buffer), "board:\n%s" % "\n".join(text_of(board))
+        pulled = tmp_path / "pulled"
+        p = cli("pull", "--port", emu.port, "--to", str(pulled))
+        assert p.returncode == 0, p.stderr
+    with open(pulled / "current.jsonl", encoding="utf-8") as f:
+        assert f.read() == ref.record()
+
+
 def transfers_since(emu, n0):
     """The I2C transactions logged after the first n0 (run.mjs keeps the last 200)."""
     return emu.stats()["i2c"]["transactions"][n0:]

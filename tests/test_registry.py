@@ -53,7 +53,7 @@ def test_the_host_tools_ask_the_registry():
     cli.add_arguments(p)
     choices = [a for a in p._actions if a.dest == "game"][0].choices
     assert choices == [g.key for g in GAMES if g.engine] == ["azul", "5211"]
-    assert "game(r[\"game\"]).title" in open(export.__file__).read()
+    assert "game(key).title" in open(export.__file__).read()
 
 
 RULES = '''

@@ -25,7 +25,7 @@ def test_out_writes_a_self_contained_site(tmp_path):
     done = cli("--out", str(out))
     assert done.returncode == 0, done.stderr
     names = sorted(os.listdir(out))
-    assert names == sorted(web.PAGE_FILES + web.RUNTIME_FILES + (web.FIRMWARE_BUNDLE, web.SERVICE_WORKER))
+    assert names == sorted(web.PAGE_FILES + web.RUNTIME_FILES + (web.FIRMWARE_BUNDLE, web.WORDS, web.SERVICE_WORKER))
     bundle = json.loads((out / web.FIRMWARE_BUNDLE).read_text())
     from host_tools.flash import source_files
     want = {dest[:-3] + ".mpy" for _, dest in source_files()} | {"webhal.mpy", "webmain.mpy"}

@@ -358,6 +358,31 @@ def test_the_page_opened_from_a_file_says_how_to_serve_it(context, tmp_path):
     assert "starting MicroPython" not in status
 
 
+def test_the_page_speaks_the_browsers_language_until_one_is_chosen(chromium, url):
+    """A Traditional Chinese browser: the device and the page's own words in 繁體中文; Settings
+    > Language > English then turns both to English, and a reload keeps it (the settings)."""
+    from hal.keys import UP, DOWN
+    ctx = chromium.new_context(viewport=wb.PHONE, locale="zh-TW")
+    try:
+        page = wb.open_page(ctx, url)
+        assert wb.screen(page)[:5] == ["Azul Companion", "新遊戲", "檢查分數", "歷史紀錄", "設定"]
+        assert page.inner_text("#download-record") == "下載紀錄"
+        assert page.evaluate("document.documentElement.lang") == "zh-Hant"
+        assert page.get_attribute("[data-key=UP]", "aria-label") == "上"
+        # main menu: Settings; its last item: Language; the chosen one (繁體中文) under the
+        # cursor: UP to English, OK saves it
+        wb.press(page, [DOWN, DOWN, DOWN, OK] + [UP, OK])
+        assert wb.screen(page)[0] == "語言" and wb.screen(page)[1:] == ["English", "繁體中文", "日本語"]
+        wb.press(page, [UP, OK])
+        assert wb.screen(page)[:2] == ["Azul Companion", "New game"]
+        assert page.inner_text("#download-record") == "Download record"
+        page.reload()
+        wb.wait_ready(page)
+        assert wb.screen(page)[1] == "New game" and page.inner_text("#download-record") == "Download record"
+    finally:
+        ctx.close()
+
+
 def test_check_a_score_on_the_page_works_out_what_a_board_leaves_to_it(context, url, tmp_path):
     """The page runs the device's Check a score (app.check): a wall of 14 touching tiles,
     whose fewest a board leaves to the page, has both ends of its range worked out here, in

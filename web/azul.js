@@ -18,6 +18,40 @@ const timings = { firstFrame: null, keys: [] };  // ms since navigation; ms per 
 let frames = 0;
 let dev = null;
 
+// ---- the page's own words, in the device's language (words.json: the catalogue's PAGE) ----
+const LANGUAGES = ["en", "zh-Hant", "ja"];  // as the device's (firmware/app/lang.py)
+let words = {};  // {language: {English: translation}}
+let language = "en";
+
+// The browser's language as one of the device's: the device speaks it until one is chosen
+// in its Settings (Chinese in any script reads the Traditional tables: the rulebooks').
+function browserLanguage() {
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const t = tag.toLowerCase();
+    if (t.startsWith("zh")) return "zh-Hant";
+    if (t.startsWith("ja")) return "ja";
+    if (t.startsWith("en")) return "en";
+  }
+  return "en";
+}
+
+function tr(text) { return (words[language] || {})[text] || text; }
+
+// A format's %s and %d in turn (the catalogue's texts are Python formats).
+function format(text, ...args) { return tr(text).replace(/%[sd]/g, () => String(args.shift())); }
+
+function translatePage(code) {
+  language = LANGUAGES.includes(code) ? code : "en";
+  document.documentElement.lang = language;
+  for (const el of document.querySelectorAll("[data-text]")) el.textContent = tr(el.dataset.text);
+  for (const el of document.querySelectorAll("[data-label]")) el.setAttribute("aria-label", tr(el.dataset.label));
+}
+
+function followDevice() {  // after a press: Settings > Language may have changed it
+  const code = dev ? dev.language() : language;
+  if (code !== language) translatePage(code);
+}
+
 function say(text) { status.textContent = text; }
 
 function bytesOfHex(hex) {
@@ -70,13 +104,16 @@ const host = {
 
 // ---- input: every press and release is one turn of the device loop, at once ----
 function call(fn) {
-  try { return fn(); } catch (e) { console.error(e); say("error: " + e.message); }
+  try { return fn(); } catch (e) { console.error(e); say(format("error: %s", e.message)); }
 }
 
 function timed(event, fn) {
   const before = frames;
   call(fn);
-  if (frames !== before) timings.keys.push(performance.now() - event.timeStamp);
+  if (frames !== before) {
+    timings.keys.push(performance.now() - event.timeStamp);
+    followDevice();
+  }
 }
 
 function button(name, down, event) {
@@ -194,18 +231,18 @@ function recordBytes() {
 
 document.getElementById("download-record").addEventListener("click", () => call(() => {
   const bytes = recordBytes();
-  if (!bytes.length) return say("no game yet: start one with New game");
+  if (!bytes.length) return say(tr("no game yet: start one with New game"));
   download(`azul-companion-${stamp()}.jsonl`, bytes, "application/jsonl");
-  say("record downloaded");
+  say(tr("record downloaded"));
 }));
 
 document.getElementById("download-history").addEventListener("click", () => call(() => {
   // the layout `azul-companion pull` writes: current.jsonl and history/NNNNNN.jsonl
   const paths = dev.backup_paths().split("\n").filter(Boolean);
-  if (!paths.length) return say("nothing stored yet");
+  if (!paths.length) return say(tr("nothing stored yet"));
   const files = paths.map((p) => ({ name: p.replace(/^data\//, ""), bytes: bytesOfHex(dev.file_hex(p)) }));
   download(`azul-companion-history-${stamp()}.zip`, zip(files), "application/zip");
-  say(`history downloaded (${files.length} file${files.length > 1 ? "s" : ""})`);
+  say(format(files.length > 1 ? "history downloaded (%d files)" : "history downloaded (%d file)", files.length));
 }));
 
 // a record is some tens of KB: a bigger file is no record, and would not fit the site's storage
@@ -215,11 +252,13 @@ document.getElementById("open-record").addEventListener("change", async (e) => {
   const file = e.target.files[0];
   e.target.value = "";
   if (!file || !dev) return;
-  if (file.size > MAX_RECORD) return say(`${file.name} not opened: ${Math.ceil(file.size / 1024)} KB, a record is under ${MAX_RECORD >> 10} KB`);
+  if (file.size > MAX_RECORD) {
+    return say(format("%s not opened: %d KB, a record is under %d KB", file.name, Math.ceil(file.size / 1024), MAX_RECORD >> 10));
+  }
   const hex = hexOfBytes(new Uint8Array(await file.arrayBuffer()));
   call(() => {
     const problem = dev.open_record(file.name, hex);
-    say(problem || `opened ${file.name}`);
+    say(problem || format("opened %s", file.name));
   });
 });
 
@@ -263,6 +302,9 @@ document.getElementById("take-over").addEventListener("click", () => {
 async function start() {
   fitDisplay();
   addEventListener("resize", fitDisplay);
+  words = await fetch("words.json").then((r) => r.json()).catch(() => ({}));
+  translatePage(browserLanguage());
+  say(tr("starting MicroPython…"));
   const [mp, files] = await Promise.all([
     loadMicroPython({ stdout: (s) => console.log(s), stderr: (s) => console.error(s) }),
     fetch("firmware.json").then((r) => r.json()),
@@ -276,7 +318,8 @@ async function start() {
   sessionStorage.removeItem("take-over");
   if (!await holdDevice(steal)) return taken();
   busy.hidden = true;
-  dev = mp.pyimport("webmain").Device(host);
+  dev = mp.pyimport("webmain").Device(host, browserLanguage());
+  translatePage(dev.language());
   ledBox.className = dev.led_layout() === "matrix5x5" ? "matrix" : "strip";
   ledBox.style.gridTemplateColumns = ledBox.className === "matrix" ? "repeat(5, 16px)" : "";
   say("");
@@ -286,7 +329,7 @@ async function start() {
 }
 
 window.azulCompanion = {
-  ready: start().catch((e) => { console.error(e); say("could not start: " + e.message); throw e; }),
+  ready: start().catch((e) => { console.error(e); say(format("could not start: %s", e.message)); throw e; }),
   record: () => new TextDecoder().decode(recordBytes()),
   screenText: () => (dev ? dev.screen_text().split("\n") : []),
   timings,

@@ -22,8 +22,11 @@ BUTTONS = ("UP", "DOWN", "LEFT", "RIGHT", "OK", "BACK")
 
 
 class Device:
-    def __init__(self, host):
+    def __init__(self, host, language="en"):
         self.board = load(BOARD)
+        # the browser's language (one of app.lang's, found by the page): the device speaks it
+        # until Settings > Language chooses one (App.language)
+        self.board["language"] = language
         d = self.board["display"]
         self.display = WebDisplay(d["width"], d["height"], host)
         # uncapped: the page is not a power supply (the board caps at brightness_max)
@@ -58,6 +61,10 @@ class Device:
         """The `u` key: a long press of BACK (undo), without waiting for it."""
         self.buttons.logic.push(BACK | LONG)
         self.frame()
+
+    def language(self):
+        """The language the device speaks (the page's own words follow it)."""
+        return self.app.language()
 
     def led_layout(self):
         return self.app.settings.get("led_layout", "strip")

@@ -13,7 +13,10 @@ TEXT): when it does not, make.py stops naming the script, so a change to the scr
 breaks a script is found here instead of in a wrong picture.
 
 --out DIR writes the pictures under DIR instead (tests/test_device_guide.py compares them
-with the ones in the repository).
+with the ones in the repository). --lang CODE makes them with the device speaking that
+language (its settings file says so), in CODE/DEVICE/NN-name.png (the English pictures are
+DEVICE/NN-name.png); --lang all makes every language's. The "# shows:" lines are English:
+they are checked in English only (the same keys reach the same screens in every language).
 """
 import argparse
 import contextlib
@@ -25,6 +28,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 COMMAND = "./dev.sh docs"
+LANGUAGES = ("en", "zh-Hant", "ja")  # as firmware/app/lang.py's
 
 
 class MakeError(Exception):
@@ -40,9 +44,15 @@ def scripts(device, src=HERE):
     return sorted(f for f in os.listdir(os.path.join(src, device)) if f.endswith(".keys"))
 
 
-def pictures(src=HERE):
-    """Every picture the scripts make, as "device/NN-name.png"."""
-    return [d + "/" + s[:-len(".keys")] + ".png" for d in devices(src) for s in scripts(d, src)]
+def folder(lang):
+    """Where a language's pictures go, under docs/device: "" (English) or "zh-Hant/"."""
+    return "" if lang == "en" else lang + "/"
+
+
+def pictures(src=HERE, lang="en"):
+    """Every picture the scripts make, as "device/NN-name.png" ("zh-Hant/device/..." in
+    another language)."""
+    return [folder(lang) + d + "/" + s[:-len(".keys")] + ".png" for d in devices(src) for s in scripts(d, src)]
 
 
 def shows(path):
@@ -62,14 +72,17 @@ def run_sim(args):
     return code, out.getvalue().splitlines(), err.getvalue().strip()
 
 
-def make(out_dir=HERE, src=HERE):
+def make(out_dir=HERE, src=HERE, lang="en"):
     """Run every script under src and write its picture under out_dir; returns the pictures."""
     made = []
     for device in devices(src):
         with tempfile.TemporaryDirectory() as data:
+            if lang != "en":  # (--data is the device's data folder)
+                with open(os.path.join(data, "settings.json"), "w", encoding="utf-8") as f:
+                    f.write('{"language": "%s"}\n' % lang)
             for name in scripts(device, src):
                 script = os.path.join(src, device, name)
-                picture = device + "/" + name[:-len(".keys")] + ".png"
+                picture = folder(lang) + device + "/" + name[:-len(".keys")] + ".png"
                 path = os.path.join(out_dir, picture)
                 os.makedirs(os.path.dirname(path), exist_ok=True)
                 code, text, err = run_sim(["sim", "--data", data, "--script", script, "--keep-message",
@@ -77,7 +90,7 @@ def make(out_dir=HERE, src=HERE):
                 where = os.path.relpath(script, ROOT)
                 if code:
                     raise MakeError("%s: %s" % (where, err))
-                for want in shows(script):
+                for want in shows(script) if lang == "en" else ():
                     if not any(want in row for row in text):
                         raise MakeError("%s should end on a screen showing %r; it shows:\n  %s"
                                         % (where, want, "\n  ".join(text)))
@@ -85,27 +98,33 @@ def make(out_dir=HERE, src=HERE):
     return made
 
 
-def remove_orphans(made):
-    """Pictures in docs/device that no script makes any more."""
-    for device in os.listdir(HERE):
-        folder = os.path.join(HERE, device)
-        if os.path.isdir(folder):
-            for f in os.listdir(folder):
-                if f.endswith(".png") and device + "/" + f not in made:
-                    os.remove(os.path.join(folder, f))
+def remove_orphans(made, lang="en"):
+    """Pictures in docs/device (a language's folder) that no script makes any more."""
+    top = os.path.join(HERE, folder(lang))
+    for device in os.listdir(top):
+        where = os.path.join(top, device)
+        if os.path.isdir(where):
+            for f in os.listdir(where):
+                if f.endswith(".png") and folder(lang) + device + "/" + f not in made:
+                    os.remove(os.path.join(where, f))
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description="Make the pictures of docs/device.md with the simulator.")
     parser.add_argument("--out", help="write the pictures under this folder (default: beside the scripts)")
+    parser.add_argument("--lang", choices=LANGUAGES + ("all",), default="all",
+                        help="the device's language (default: all, English first)")
     args = parser.parse_args(argv)
-    try:
-        made = make(args.out or HERE)
-    except MakeError as e:
-        print("make.py: %s" % e, file=sys.stderr)
-        return 1
-    if not args.out:
-        remove_orphans(made)
+    made = []
+    for lang in LANGUAGES if args.lang == "all" else (args.lang,):
+        try:
+            pics = make(args.out or HERE, lang=lang)
+        except MakeError as e:
+            print("make.py: %s" % e, file=sys.stderr)
+            return 1
+        if not args.out:
+            remove_orphans(pics, lang)
+        made += pics
     print("%d pictures in %s" % (len(made), args.out or os.path.relpath(HERE)))
     return 0
 

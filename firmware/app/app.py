@@ -14,10 +14,12 @@ import sys
 
 from hal.compat import const
 from hal.keys import BACK, LONG
-from app.ui import Canvas, Menu, wrap
+from app.ui import Canvas, Menu
 from app.leds import LedView
 from app.idle import Idle, BLANK
-from app.keeper import Keeper, why, ON_BOARD
+from app.keeper import Keeper, why, ON_BOARD, NOT_CUT_SAFE
+from app import lang
+from app.lang import tr
 
 # a message stays until the next key, or this long without one: time to read two rows
 MESSAGE_MS = const(4000)
@@ -98,6 +100,8 @@ class App:
         self.apply_settings()
         self.session, message = self.keeper.resume()
         self.home()
+        if problem is not None:
+            problem = tr(NOT_CUT_SAFE) if problem is NOT_CUT_SAFE else tr("not in history: %s") % why(problem)
         if message or problem:
             self.say(message or problem, None)
 
@@ -105,6 +109,16 @@ class App:
         s = self.settings
         self.ledview.configure(s["brightness"], s["led_count"], s["led_layout"])
         self.idle.configure(s["dim_after"], s["blank_after"], self.ledview.count > 0)
+        code = self.language()
+        lang.use(code)  # (the texts: one language at a time, the App's)
+        if code != self.cv.language:
+            table = lang.chosen()
+            self.cv.use(code, table.font(self.cv.h) if table is not None else None)
+
+    def language(self):
+        """The language chosen in the settings, else the board's (the web page: the
+        browser's), else English."""
+        return self.settings.get("language") or self.board.get("language") or "en"
 
     # ---- the game in play ----
     def new_game(self, line, session, screen):
@@ -117,7 +131,7 @@ class App:
             self.keeper.start(line)
         except OSError as e:
             self.log("new game not saved: %s" % (e,))
-            self.refuse("not saved: " + why(e))
+            self.refuse(tr("not saved: %s") % why(e))
             return
         self.play(session, screen)
 
@@ -139,7 +153,8 @@ class App:
         def go():
             self.back()
             then()
-        self.push(Menu(self, "%s in play" % s.info.short, [("put aside R%d" % s.round, go), ("cancel", self.back)]))
+        self.push(Menu(self, tr("%s in play") % tr(s.info.short), [(tr("put aside R%d") % s.round, go),
+                                                                 (tr("cancel"), self.back)]))
 
     def put_aside(self):
         """The game in play (finished or not) into the history (Keeper.put_aside); False, and
@@ -148,7 +163,7 @@ class App:
             self.keeper.put_aside(self.session)
         except OSError as e:
             self.log("game not put aside: %s" % (e,))
-            self.refuse("not filed: " + why(e))
+            self.refuse(tr("not filed: %s") % why(e))
             return False
         self.session = None
         return True
@@ -169,9 +184,9 @@ class App:
             if e.args and e.args[0] == _ENOENT:
                 self.session = None
                 self.home()
-                self.say("the game's record is gone from storage", None)
+                self.say(tr("the game's record is gone from storage"), None)
             else:
-                self.refuse("not saved: " + why(e))
+                self.refuse(tr("not saved: %s") % why(e))
             return False
         self.entered += 1
         return True
@@ -179,12 +194,12 @@ class App:
     def undo(self):
         s = self.session
         if s is None or not s.can_undo():
-            self.refuse("nothing to undo")
+            self.refuse(tr("nothing to undo"))
             return
         made = self.screen.undo  # (final standings: make_undo(), made for the game as it is)
         if made and s.undo_state() is not made.state:
             made = None
-        what = None if made else "undone: " + describe(s, s.last_event())
+        what = None if made else tr("undone: %s") % describe(s, s.last_event())
         if self.enter(_UNDO, line=_UNDO_LINE):
             self.say(what, rows=made.rows if made else None)
             self.home(made.screen if made and s.rules is made.state else None)
@@ -199,16 +214,15 @@ class App:
         screen = self.home_screen(state)
         if screen.leds is not None and screen.leds[2] is None:  # (a scoreboard's player LEDs)
             screen.leds = self.ledview.frame(screen.leds)
-        return Undo(state, screen, wrap("undone: " + describe(s, s.last_event()), self.cv.w // 8,
-                                        self.cv.h // 8 - 1))
+        return Undo(state, screen, self.cv.wrap(tr("undone: %s") % describe(s, s.last_event())))
 
     def redo(self):
         s = self.session
         if s is None or not s.can_redo():
-            self.refuse("nothing to redo")
+            self.refuse(tr("nothing to redo"))
             return
         if self.enter(_REDO, line=_REDO_LINE):
-            self.say("redone: " + describe(s, s.last_event()))
+            self.say(tr("redone: %s") % describe(s, s.last_event()))
             self.home()
 
     # ---- the screen stack ----
@@ -281,7 +295,7 @@ class App:
                 return True
         except OSError as e:
             self.log("game not moved into the history: %s" % (e,))
-            self.say("not in history: " + why(e), None)
+            self.say(tr("not in history: %s") % why(e), None)
             return True
         return self.screen.prepare() or self.prepare_undo() or self.keeper.refresh()
 
@@ -292,7 +306,7 @@ class App:
         plays, a storage error) is never cut: it covers all but the title row and stays until
         a key, as long as it takes to read. rows: the message wrapped already (made ahead),
         instead of text."""
-        self.message = rows or wrap(text, self.cv.w // 8, self.cv.h // 8 - 1)
+        self.message = rows or self.cv.wrap(text)
         self.message_sticky = ms is None or len(self.message) > 2
         self.message_until = self.now + (ms or 0)
         self.dirty = True
@@ -313,7 +327,7 @@ class App:
         scoreboard, the game intact."""
         self.keeper.log_error(e)
         self.home()
-        self.say("error: %s" % (e,))
+        self.say(tr("error: %s") % (e,))
 
     # ---- the frame ----
     def step(self, now, key):
@@ -389,10 +403,11 @@ class App:
         message = self.message  # (a crash while drawing says so)
         self.message_rows = len(message)
         if message:
-            y = cv.h - 8 * len(message)
-            cv.d.fill_rect(0, y - 1, cv.w, 8 * len(message) + 1, 1)
+            line = cv.line
+            y = cv.h - line * len(message)
+            cv.d.fill_rect(0, y - 1, cv.w, line * len(message) + 1, 1)
             for i in range(len(message)):
-                cv.text(message[i], 0, y + 8 * i, 0)
+                cv.text(message[i], 0, y + line * i, 0)
         self.display.show()
 
     def text(self):

@@ -13,18 +13,19 @@ import sys
 
 from hal.keys import UP, DOWN, LEFT, RIGHT, OK, BACK, CODE_MASK, REPEAT
 from app.ui import ListScreen, Menu
+from app.lang import tr
 
 BOARD_TILES = 13  # a Pico: 2.8 s for 13 touching tiles, 5.8 s for 14 (bench/verify.py)
 PAGE_TILES = 16
 PAGE = sys.platform == "webassembly"
 _PIECE_MS = 20  # an idle frame's piece of the work (a press meanwhile waits for it)
-WALLS = (("coloured wall", False), ("grey wall", True))
 
 
 def start(app):
     """The main menu's Check a score: which wall first (the grey wall's cells show no
     colours, so its colour bonus is a range)."""
-    app.push(Menu(app, "Check a score", [(label, _wall(app, grey)) for label, grey in WALLS]))
+    app.push(Menu(app, tr("Check a score"), [(tr("coloured wall", "azul"), _wall(app, False)),
+                                             (tr("grey wall", "azul"), _wall(app, True))]))
 
 
 def _wall(app, grey):
@@ -39,7 +40,7 @@ class WallScreen(ListScreen):
 
     def __init__(self, app, grey, mask=0):
         ListScreen.__init__(self, app)
-        self.title = "Check: wall"
+        self.title = tr("Check: wall")
         self.grey = grey
         self.mask = mask
         self.r = self.c = 0  # the cursor: row 5 is "claim >"
@@ -49,8 +50,9 @@ class WallScreen(ListScreen):
         """The rows and the LEDs' wall after a move or a tile (a new list: LedView redraws)."""
         n = bin(self.mask).count("1")
         t = self.r * 5 + self.c
-        at = "r%d c%d %s" % (self.r + 1, self.c + 1, "x" if self.mask >> t & 1 else "-") if self.r < 5 else ""
-        self._rows = [at, "%d tile%s" % (n, "" if n == 1 else "s"), "OK: tile", "claim >"]  # (a new list: ListScreen)
+        at = tr("r%d c%d %s") % (self.r + 1, self.c + 1, "x" if self.mask >> t & 1 else "-") if self.r < 5 else ""
+        tiles = tr("%d tile") if n == 1 else tr("%d tiles")
+        self._rows = [at, tiles % n, tr("OK: tile"), tr("claim >")]  # (a new list: ListScreen)
         self.cursor = 3 if self.r == 5 else None  # type: ignore[assignment]  # (None: no row, ListScreen)
         self._cells = wall_cells(self.mask, self.grey)
 
@@ -116,11 +118,11 @@ class ClaimScreen(ListScreen):
 
     def __init__(self, app, mask, grey, cells):
         ListScreen.__init__(self, app)
-        self.title = "Check: claim"
+        self.title = tr("Check: claim")
         self.claim = 0
         self.cells = cells
         self.work = Work(mask, grey)
-        self._rows = ["claim 0", "check"]
+        self._rows = [tr("claim %d") % 0, tr("check")]
 
     def rows(self):
         return self._rows
@@ -138,7 +140,7 @@ class ClaimScreen(ListScreen):
         elif (base == LEFT or base == RIGHT) and self.cursor == 0:
             step = 5 if k & REPEAT else 1
             self.claim = max(0, min(999, self.claim + (step if base == RIGHT else -step)))
-            self._rows = ["claim %d" % self.claim, "check"]
+            self._rows = [tr("claim %d") % self.claim, tr("check")]
         elif base == OK and self.cursor == 0:
             self.cursor = 1
         elif base == OK:
@@ -192,7 +194,7 @@ class ResultScreen(ListScreen):
         ListScreen.__init__(self, app)
         self.claim = claim
         self.work = claim.work
-        self.title = "Claim %d" % claim.claim
+        self.title = tr("Claim %d") % claim.claim
         self.cursor = None  # type: ignore[assignment]  # a read-only list (ListScreen.move)
         self._rows = None  # type: list | None
         self._made = None  # what the rows were made for: (done, progress)
@@ -209,7 +211,7 @@ class ResultScreen(ListScreen):
         if now != self._made:
             self._made = now
             self._rows = result_rows(w, self.claim.claim) if w.done else [
-                "checking" + (" %d%%" % now[1] if now[1] else "...")]
+                tr("checking %d%%") % now[1] if now[1] else tr("checking...")]
             w.shown = now[1]
         return self._rows
 
@@ -227,21 +229,22 @@ def result_rows(work, claim):
     for), and where it can be."""
     c = work.check
     r = c.placement
-    out = ["placed %s..%s" % (_n(r.low), _n(r.high)), "bonus +%d" % c.bonus]
+    out = [tr("placed %s..%s") % (_n(r.low), _n(r.high)), tr("bonus +%d") % c.bonus]
     if c.grey:
-        out.append("colours +%d..%d" % c.colours)
-    out.append("total %s..%s" % (_n(c.low), _n(c.high)))
+        out.append(tr("colours +%d..%d") % c.colours)
+    out.append(tr("total %s..%s") % (_n(c.low), _n(c.high)))
     v = c.verdict(claim)
     if v is not None:
         word, by = v
-        out += ["%d: plausible" % claim] if word == "plausible" else \
-            ["%d: impossible" % claim, "(%d too many)" % by] if word == "impossible" else \
-            ["%d: only with" % claim, "%d+ lost on the" % by, "floor"]
+        out += [tr("%d: plausible") % claim] if word == "plausible" else \
+            [tr("%d: impossible") % claim, tr("(%d too many)") % by] if word == "impossible" else \
+            [tr("%d: only with") % claim, tr("%d+ lost on the") % by, tr("floor", "check")]
     elif c.high is not None:
-        out.append("%d: not over max" % claim)
+        out.append(tr("%d: not over max") % claim)
     if c.low is None:
-        out += ["%s: %d tiles" % ("fewest" if c.high is not None else "range", r.tiles()), "too many here:"]
-        out += ["azul-companion", "verify"] if PAGE else ["see the web page"]
+        out += [(tr("fewest: %d tiles") if c.high is not None else tr("range: %d tiles")) % r.tiles(),
+                tr("too many here:")]
+        out += ["azul-companion", "verify"] if PAGE else [tr("see the web page")]  # (a command: as typed)
     return out
 
 

@@ -1,8 +1,10 @@
 """Colour names as the screens and the NeoPixels show them.
 
-The OLED is monochrome, so every colour is named by a 3-letter label and, on the wall
-drawings, by a letter (colour-blind players read the letter, never a shade).
+The OLED is monochrome, so every colour is named by a 3-letter label (in Chinese and
+Japanese, the game's rulebook's word: app.lang) and, on the wall drawings, by a letter
+(colour-blind players read the letter, never a shade).
 """
+from app.lang import tr
 
 # name -> (3-letter label, letter, (r, g, b))
 COLOURS = {
@@ -31,10 +33,16 @@ def unsure(name, unverified):
     return "?" if name in unverified else ""
 
 
-def label(name, unverified=()):
-    """3-letter label of a colour name (or the name itself if unknown), "?" marked as unsure()."""
+def label(name, game=None):
+    """A colour as the screens name it: its 3-letter label (the name's first three letters
+    if unknown), marked "?" where `game`'s rulebook does not give it (unsure()); in another
+    language the catalogue's word for it in that game (tr()'s context: "5211|blu")."""
     c = COLOURS.get(name)
-    return (c[0] if c else name[:3]) + unsure(name, unverified)
+    text = c[0] if c else name[:3]
+    if game is not None:
+        from rules_core.games import game as entry
+        text += unsure(name, entry(game).unverified)
+    return tr(text, game)
 
 
 def letter(name):

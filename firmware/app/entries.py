@@ -8,6 +8,7 @@ one as a menu, and the last one's choices are start(options for the record heade
 entry's callback that opens a form is an Opens: the menu makes the form in its idle frames.
 """
 from app.form import Confirm, EntryMenu
+from app.lang import tr
 
 
 def module(key):
@@ -21,15 +22,15 @@ def open(app):
     s = app.session
     items = module(s.game).actions(app)
     if not s.pending():
-        items.append(("End round %d" % s.round, lambda: end_round(app)))
+        items.append((tr("End round %d") % s.round, lambda: end_round(app)))
     if s.can_undo():
-        items.append(("Undo", app.undo))
+        items.append((tr("Undo"), app.undo))
     if s.can_redo():
-        items.append(("Redo", app.redo))
-    app.replace(EntryMenu(app, "Round %d" % s.round, items))
+        items.append((tr("Redo"), app.redo))
+    app.replace(EntryMenu(app, tr("Round %d") % s.round, items))
 
 
 def end_round(app):
     s = app.session  # (the game's words for a round end that gives nothing, if any)
     nothing = getattr(module(s.game), "END_ROUND_NOTHING", "")
-    app.replace(Confirm(app, "End round %d" % s.round, {"e": "end_round"}, nothing))
+    app.replace(Confirm(app, tr("End round %d") % s.round, {"e": "end_round"}, tr(nothing)))

@@ -4,6 +4,7 @@ cards still in the deck; in the long variant, a new deck when the pile ran out.
 from rules_core.game5211 import COLOURS
 from app.form import Form, Field, Confirm
 from app import colours
+from app.lang import tr
 
 
 WORDS = {"play": "Reveal", "new_deck": "New deck"}  # the record's event kinds in the screens' words
@@ -15,14 +16,14 @@ def actions(app):
     items = []
     for e, p in s.pending():
         if e == "new_deck":
-            items.append(("New deck", _new_deck(app)))
+            items.append((tr("New deck"), _new_deck(app)))
         elif e == "play":
-            items.append(("Reveal %s" % s.players[p], _play(app, p)))
+            items.append((tr("Reveal %s") % s.players[p], _play(app, p)))
     return items
 
 
 def card_text(c, v):
-    return "%s %s" % (colours.label(c), "R" if v == 1 else v)
+    return "%s %s" % (colours.label(c, "5211"), tr("R", "5211") if v == 1 else v)
 
 
 class Card(Field):
@@ -44,14 +45,14 @@ class Reveal(Form):
         """Form._check() once every card is chosen: the rules refuse a reveal of fewer cards
         than the form has fields anyway, after a copy of their state (2.5 ms of a Pico)."""
         if None in values:
-            raise ValueError("a card to choose")
+            raise ValueError(tr("a card to choose"))
         return Form._check(self, values)
 
 
 def _new_deck(app):
     """Confirmed as a round's end is: its check, line and scoreboard are made while the
     confirmation shows (Form.prepare), not all in the press that enters it."""
-    return lambda: app.replace(Confirm(app, "New deck", {"e": "new_deck"}))
+    return lambda: app.replace(Confirm(app, tr("New deck"), {"e": "new_deck"}))
 
 
 def _play(app, p):
@@ -60,14 +61,14 @@ def _play(app, p):
         left = r.cards_left()
         kinds = [0] + [i * 6 + v for i in range(5) for v in range(1, 7) if left[(COLOURS[i], v)]]
         done = len(r.round_plays(p))  # the cards are numbered through the round: 1 2, 3, 4
-        fields = [Card("card %d" % (done + i + 1), kinds) for i in range(r.next_reveal_size(p))]
+        fields = [Card(tr("card %d") % (done + i + 1), kinds) for i in range(r.next_reveal_size(p))]
 
         def legal(values):
             """Every card chosen so far is still in the deck (fields start empty, "-")."""
             for cv in values:
                 if cv and values.count(cv) > left[(cv[0], cv[1])]:
-                    raise ValueError("no %s left" % card_text(cv[0], cv[1]))
-        app.replace(Reveal(app, "Reveal " + app.session.players[p], fields, legal=legal,
+                    raise ValueError(tr("no %s left") % card_text(cv[0], cv[1]))
+        app.replace(Reveal(app, tr("Reveal %s") % app.session.players[p], fields, legal=legal,
                       build=lambda v: {"e": "play", "p": p, "cards": [cv for cv in v if cv]},
-                      reason=lambda values, points: "" if any(points) else "at round end"))
+                      reason=lambda values, points: "" if any(points) else tr("at round end")))
     return show

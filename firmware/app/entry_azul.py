@@ -8,6 +8,7 @@ marker). Legality is the rules' own: a value is offered when session.preview acc
 from rules_core.azul import COLOURS, TILES_PER_COLOUR, wall_column
 from app.form import Form, Field, Opens, count_field, EntryMenu, Save
 from app import colours
+from app.lang import tr
 
 
 # what a round's end gives before the last: nothing, the walls were scored as entered and
@@ -25,9 +26,9 @@ def actions(app):
     items = []
     for p in order:
         if not s.rules.wall_entered(p):
-            items.append(("Wall %s" % s.players[p], _wall(app, p)))
+            items.append((tr("Wall %s") % s.players[p], _wall(app, p)))
     if s.rules.marker_taker() is None:
-        items.append(("First marker", lambda: app.replace(first_menu(app, order))))
+        items.append((tr("First marker"), lambda: app.replace(first_menu(app, order))))
     return items
 
 
@@ -39,8 +40,8 @@ def first_menu(app, order):
              for p in order if _legal(s, {"e": "first", "p": p})]  # type: list
     for p in order:
         if not _legal(s, {"e": "first", "p": p}):
-            items.append(("%s: floor 0" % s.players[p], lambda: app.refuse("the marker needs a floor slot")))
-    return EntryMenu(app, "First marker", items)
+            items.append((tr("%s: floor 0") % s.players[p], lambda: app.refuse(tr("the marker needs a floor slot"))))
+    return EntryMenu(app, tr("First marker"), items)
 
 
 def _legal(s, ev):
@@ -55,8 +56,8 @@ def _wall(app, p):
     return Opens(app, lambda: WallForm(app, p))
 
 
-ROWS = ("R1", "R2", "R3", "R4", "R5")  # the row fields' labels
-BLANKS = ("R1 -", "R2 -", "R3 -", "R4 -", "R5 -")  # the rows' texts with no tile (GreyField)
+ROWS = ("R1", "R2", "R3", "R4", "R5")  # the row fields' labels (tr())
+BLANKS = ("R1 -", "R2 -", "R3 -", "R4 -", "R5 -")  # the rows' texts with no tile (tr())
 NO_ROOM = ValueError("no room")  # a row's value outside rules.free_cells (WallForm._why)
 
 
@@ -80,15 +81,19 @@ class GreyCells:
 
     def __getitem__(self, i):
         v = self.value(i)
-        return ("-", None) if v is None else ("%s c%d" % (colours.label(v[1]), v[0]), v)
+        return ("-", None) if v is None else (tr("%s c%d") % (colours.label(v[1], "azul"), v[0]), v)
 
 
 class RowField(Field):
-    """A wall row: the text of a row with no tile is a constant (a new str costs a Pico
-    ~150 us, and the form opens with five)."""
+    """A wall row: the text of a row with no tile is a constant in English (a new str costs a
+    Pico ~150 us, and the form opens with five)."""
+
+    def __init__(self, r, choices):
+        Field.__init__(self, tr(ROWS[r]), choices)
+        self.blank = tr(BLANKS[r])
 
     def text(self):
-        return BLANKS[ROWS.index(self.label)] if not self.index else Field.text(self)
+        return self.blank if not self.index else Field.text(self)
 
 
 class GreyField(RowField):
@@ -106,11 +111,11 @@ class WallForm(Form):
         self.grey = app.session.variant == "grey"
         if self.grey:
             cells = GreyCells()
-            fields = [GreyField(ROWS[r], cells) for r in range(5)]  # type: list
+            fields = [GreyField(r, cells) for r in range(5)]  # type: list
         else:
-            row_choices = [("-", None)] + [(colours.label(c), c) for c in COLOURS]
-            fields = [RowField(ROWS[r], row_choices) for r in range(5)]
-        fields.append(count_field("floor", 0, 7))
+            row_choices = [("-", None)] + [(colours.label(c, "azul"), c) for c in COLOURS]
+            fields = [RowField(r, row_choices) for r in range(5)]
+        fields.append(count_field(tr("floor"), 0, 7))
         # the wall as it will be (matrix(): colour names, the letters drawn on them), made
         # by _update() row by row: _cells_at[r] is the index of row r's field they show,
         # bit r of _stale says row r changed since a frame drew it; _shown is what the
@@ -124,7 +129,7 @@ class WallForm(Form):
         # a row once it holds a value (0.6 ms a row on a Pico; the form opens with none): a
         # value outside it is refused at once; the rules' check decides the rest
         self._free = [None] * 5  # type: list
-        Form.__init__(self, app, "Wall " + app.session.players[p], fields, build=self.event,
+        Form.__init__(self, app, tr("Wall %s") % app.session.players[p], fields, build=self.event,
                       legal=self._legal_wall)
 
     def _why(self):
@@ -152,23 +157,23 @@ class WallForm(Form):
     def skipped(self, i, err):
         """Why a row's colour (or a floor) is not offered, in the wall's own terms."""
         if "brings out" in str(err):  # the round's tiles (rules_core.azul), in fewer words
-            return "%s: %d tiles a round" % (self.fields[i].text(), 4 * (2 * len(self.app.session.players) + 1))
+            return tr("%s: %d tiles a round") % (self.fields[i].text(), 4 * (2 * len(self.app.session.players) + 1))
         if i == 5:  # the floor: else only 0 is refused, when the player took the marker
-            return "floor 0: the marker is on it"
+            return tr("floor 0: the marker is on it")
         text = self.fields[i].text()
         v = self.fields[i].value()  # never None: "-" (no tile) is always offered
         col, c = v if self.grey else (None, v)
         k = COLOURS.index(c) + 1
         cells = self.app.session.rules.wall_cells(self.p)
         if any(cells[i * 5 + cc] == k for cc in range(5)):
-            return text + ": already in row"
+            return tr("%s: already in row") % text
         if col is not None and cells[i * 5 + col - 1]:
-            return text + ": column taken"
+            return tr("%s: column taken") % text
         if col is not None and any(cells[r * 5 + col - 1] == k for r in range(5)):
-            return "%s: column has %s" % (text, colours.label(c))
+            return tr("%s: column has %s") % (text, colours.label(c, "azul"))
         # the one rule left (rules_core.azul): a colour's tiles on the walls and in the lines
         # completed this round number at most TILES_PER_COLOUR
-        return "%s: all %d %s in use" % (text, TILES_PER_COLOUR, colours.label(c))
+        return tr("%s: all %d %s in use") % (text, TILES_PER_COLOUR, colours.label(c, "azul"))
 
     def event(self, values):
         tiles = []

@@ -10,12 +10,13 @@ from rules_core.garden import CATEGORIES, PATTERNS, group_score
 from rules_core.games import game
 from app.form import Form, Field, Opens, count_field, EntryMenu, Save
 from app import colours
+from app.lang import tr
 
 VALUES = range(1, 7)
 UNVERIFIED = game("garden").unverified  # colour and pattern names the rulebook does not give
 
 
-# what the variant side asks the players to read off the scoring board (16-character rows)
+# what the variant side asks the players to read off the scoring board (16-character rows, tr())
 VARIANT_NOTE = ("You read off the", "board as printed", "each round: pts", "game end: bonus", "OK: start")
 
 
@@ -27,7 +28,7 @@ def options(app, variant, step, start):
     """New game on the variant side: say what will be read off the board; each row starts
     the game (start(options): app.setup.Start)."""
     go = start({})
-    step("Variant side", [(row, go) for row in VARIANT_NOTE])
+    step(tr("Variant side"), [(tr(row), go) for row in VARIANT_NOTE])
 
 
 # the record's event kinds in the screens' words ("next pass": the turn, when a buy or a pass is due)
@@ -41,19 +42,19 @@ def actions(app):
     items = []  # type: list
     for p in r.to_pass():
         if r.can_buy(p):
-            items.append(("Buy %s" % s.players[p], Save(app, {"e": "buy", "p": p})))
-        items.append(("Pass %s" % s.players[p], _pass(app, p)))
+            items.append((tr("Buy %s") % s.players[p], Save(app, {"e": "buy", "p": p})))
+        items.append((tr("Pass %s") % s.players[p], _pass(app, p)))
     acting = r.to_pass()
     for e, p in s.pending():
         if p not in acting:  # phase-2 and final entries come after the player passed
             if e == "round_score":
-                items.append(("Score %s" % s.players[p], _round_score(app, p)))
+                items.append((tr("Score %s") % s.players[p], _round_score(app, p)))
             elif e == "reserve":
-                items.append(("Reserve %s" % s.players[p], _reserve(app, p)))
+                items.append((tr("Reserve %s") % s.players[p], _reserve(app, p)))
             elif e == "garden":
-                items.append(("Garden %s" % s.players[p], lambda p=p: app.replace(Groups(app, p))))
+                items.append((tr("Garden %s") % s.players[p], lambda p=p: app.replace(Groups(app, p))))
             elif e == "bonus":
-                items.append(("Bonus %s" % s.players[p], _bonus(app, p)))
+                items.append((tr("Bonus %s") % s.players[p], _bonus(app, p)))
     return items
 
 
@@ -67,8 +68,8 @@ def _values(counts):
 
 def _pass(app, p):
     def make():
-        fields = [count_field("value %d x" % v, 0, 14) for v in VALUES]
-        return Form(app, "Pass " + app.session.players[p], fields,
+        fields = [count_field(tr("value %d x") % v, 0, 14) for v in VALUES]
+        return Form(app, tr("Pass %s") % app.session.players[p], fields,
                     build=lambda v: {"e": "pass", "p": p, "discard": _values(v)}, reason=_first_pass(p))
     return Opens(app, make)
 
@@ -78,43 +79,43 @@ def _first_pass(p):
     discarded values, said as such."""
     def reason(values, points):
         loss = points[p] + sum(_values(values))
-        return "%d first pass" % loss if loss else ""
+        return tr("%d first pass") % loss if loss else ""
     return reason
 
 
 def _round_score(app, p):
     def make():
         if app.session.variant == "standard":
-            fields = [count_field("categ %d" % i, 0, 54) for i in (1, 2, 3)]
+            fields = [count_field(tr("categ %d") % i, 0, 54) for i in (1, 2, 3)]
             build = lambda v: {"e": "round_score", "p": p, "matches": v[:3], "pillars": v[3]}
         else:
-            fields = [count_field("points", 0, 972)]
+            fields = [count_field(tr("points"), 0, 972)]
             build = lambda v: {"e": "round_score", "p": p, "points": v[0], "pillars": v[1]}
-        fields.append(count_field("pillars", 0, 36))
-        return Form(app, "Score " + app.session.players[p], fields, build=build)
+        fields.append(count_field(tr("pillars"), 0, 36))
+        return Form(app, tr("Score %s") % app.session.players[p], fields, build=build)
     return Opens(app, make)
 
 
 def _reserve(app, p):
     def make():
         expansion = [("-", None)] + [(str(v), v) for v in VALUES]
-        fields = [count_field("jokers", 0, 12)] + [count_field("value %d x" % v, 0, 12) for v in VALUES]
-        fields += [Field("exp 1", expansion), Field("exp 2", expansion)]
-        return Form(app, "Reserve " + app.session.players[p], fields, build=lambda v: {
+        fields = [count_field(tr("jokers"), 0, 12)] + [count_field(tr("value %d x") % v, 0, 12) for v in VALUES]
+        fields += [Field(tr("exp 1"), expansion), Field(tr("exp 2"), expansion)]
+        return Form(app, tr("Reserve %s") % app.session.players[p], fields, build=lambda v: {
             "e": "reserve", "p": p, "jokers": v[0], "values": _values(v[1:7]),
             "expansions": [x for x in v[7:] if x]})
     return Opens(app, make)
 
 
 def _bonus(app, p):
-    return Opens(app, lambda: Form(app, "Bonus " + app.session.players[p], [count_field("points", 0, 999)],
+    return Opens(app, lambda: Form(app, tr("Bonus %s") % app.session.players[p], [count_field(tr("points"), 0, 999)],
                                    build=lambda v: {"e": "bonus", "p": p, "points": v[0]}))
 
 
 def name(category):
     """A category as the screens show it ("?": a name the rulebook text does not give)."""
-    return category + colours.unsure(category, UNVERIFIED) if category in PATTERNS \
-        else colours.label(category, UNVERIFIED)
+    return tr(category + colours.unsure(category, UNVERIFIED), "garden") if category in PATTERNS \
+        else colours.label(category, "garden")
 
 
 def group_text(g):
@@ -137,8 +138,8 @@ class Groups(EntryMenu):
         except ValueError:
             gain = ""
         items = [(group_text(g), self._remove(i)) for i, g in enumerate(self.groups)]
-        items += [("Add group", self._add), ("save " + gain, Save(app, ev, after))]
-        EntryMenu.__init__(self, app, "Garden " + app.session.players[p], items, cursor=len(items) - 2)
+        items += [(tr("Add group"), self._add), (tr("save %s") % gain, Save(app, ev, after))]
+        EntryMenu.__init__(self, app, tr("Garden %s") % app.session.players[p], items, cursor=len(items) - 2)
 
     def event(self):
         return {"e": "garden", "p": self.p, "groups": self.groups}
@@ -148,9 +149,9 @@ class Groups(EntryMenu):
 
     def _add(self):
         app = self.app
-        yes_no = [("no", False), ("yes", True)]
-        fields = [Field("of", [(name(c), c) for c in CATEGORIES]),
-                  count_field("pattern n", 3, 6)]
+        yes_no = [(tr("no"), False), (tr("yes"), True)]
+        fields = [Field(tr("of"), [(name(c), c) for c in CATEGORIES]),
+                  count_field(tr("pattern n"), 3, 6)]
         fields += [Field(name(PATTERNS[i]), yes_no, 1 if i < 3 else 0) for i in range(6)]
 
         def group(values):
@@ -165,7 +166,7 @@ class Groups(EntryMenu):
 
         def save(values):
             app.replace(Groups(app, self.p, self.groups + [group(values)]))
-        app.replace(GroupForm(app, "Group", fields, save=save, legal=legal,
+        app.replace(GroupForm(app, tr("Group"), fields, save=save, legal=legal,
                            back=lambda: app.replace(Groups(app, self.p, self.groups))))
 
 
@@ -173,4 +174,4 @@ class GroupForm(Form):
     def skipped(self, i, err):
         """A colour group's patterns: switching one off is refused below 3 hexagons (the
         only rule a yes/no field can break; the size field offers 3..6)."""
-        return "%s: 3+ hexagons needed" % self.fields[i].text()
+        return tr("%s: 3+ hexagons needed") % self.fields[i].text()

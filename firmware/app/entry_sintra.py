@@ -7,6 +7,7 @@ from rules_core.sintra import COLOURS
 from rules_core.games import game
 from app.form import Form, Field, Opens, count_field, EntryMenu, Save
 from app import colours
+from app.lang import tr
 
 UNVERIFIED = game("sintra").unverified  # glass colour names the rulebook does not give
 
@@ -26,8 +27,8 @@ def options(app, variant, step, start):
         board = sintra_board.board(app.settings, variant) if k == 5 else None  # (k == 5: the last)
         # rounds II..VI show each colour once (rulebook setup 7): offer the ones not yet shown
         left = [c for c in COLOURS if k == 0 or c not in chosen[1:]]
-        step("Round %d colour" % (k + 1),
-             [(c + colours.unsure(c, UNVERIFIED),
+        step(tr("Round %d colour") % (k + 1),
+             [(tr(c + colours.unsure(c, UNVERIFIED), "sintra"),
                start({"round_colors": chosen + [c], "board": board}) if k == 5
                else _colour(round_colour, chosen + [c])) for c in left])
 
@@ -59,15 +60,15 @@ def actions(app):
     waiting = s.pending()
     for p in order:
         if ("leftover", p) in waiting:
-            items.append(("Leftover %s" % s.players[p], _leftover(app, p)))
+            items.append((tr("Leftover %s") % s.players[p], _leftover(app, p)))
     for p in order:
         if r.in_play(p) and r.open_windows(p):
-            items.append(("Window %s" % s.players[p], _window(app, p)))
+            items.append((tr("Window %s") % s.players[p], _window(app, p)))
     for p in order:
         if r.in_play(p):
-            items.append(("Broken %s" % s.players[p], _broken(app, p)))
+            items.append((tr("Broken %s") % s.players[p], _broken(app, p)))
     if not r.start_tile_taken() and any(r.in_play(p) for p in order):
-        items.append(("First from ctr", lambda: app.replace(start_tile_menu(app, order))))
+        items.append((tr("First from ctr"), lambda: app.replace(start_tile_menu(app, order))))
     return items
 
 
@@ -79,17 +80,17 @@ def start_tile_menu(app, order):
     items = [(s.players[p], Save(app, {"e": "first", "p": p})) for p in order if r.in_play(p)]  # type: list
     for p in order:
         if not r.in_play(p):
-            items.append(("%s: done" % s.players[p], lambda: app.refuse("leftover glass entered: done")))
-    return EntryMenu(app, "Start tile", items)
+            items.append((tr("%s: done") % s.players[p], lambda: app.refuse(tr("leftover glass entered: done"))))
+    return EntryMenu(app, tr("Start tile"), items)
 
 
 def _window(app, p):
     def make():
         s = app.session
-        keep = [(colours.label(c, UNVERIFIED), c) for c in COLOURS]
-        fields = [Field("window", [(str(c), c) for c in s.rules.open_windows(p)]),
-                  Field("keep", keep),
-                  count_field("bonus", 0, 5)]
+        keep = [(colours.label(c, "sintra"), c) for c in COLOURS]
+        fields = [Field(tr("window"), [(str(c), c) for c in s.rules.open_windows(p)]),
+                  Field(tr("keep"), keep),
+                  count_field(tr("bonus"), 0, 5)]
         fields[2].follows = True
         return WindowForm(app, p, fields)
     return Opens(app, make)
@@ -102,7 +103,7 @@ class WindowForm(Form):
 
     def __init__(self, app, p, fields):
         self.p = p
-        Form.__init__(self, app, "Window " + app.session.players[p], fields, build=self.event,
+        Form.__init__(self, app, tr("Window %s") % app.session.players[p], fields, build=self.event,
                       legal=self._legal_window)
 
     def event(self, v):
@@ -117,10 +118,10 @@ class WindowForm(Form):
         supply's limits in fewer words (supply())."""
         if i != 2 or "bonus" not in str(err):
             return supply(self, i, err)
-        rc = colours.label(self.app.session.bonus_colour())
+        rc = colours.label(self.app.session.bonus_colour(), "sintra")
         if self.fields[2].value() == 0:  # rules_core.sintra: kept glass of the round's colour
-            return "bonus 0: the kept %s counts" % rc
-        return "bonus 5: kept glass is not %s" % rc  # all five panes are the round's colour
+            return tr("bonus 0: the kept %s counts") % rc
+        return tr("bonus 5: kept glass not %s") % rc  # all five panes are the round's colour
 
 
 def supply(form, i, err):
@@ -129,9 +130,9 @@ def supply(form, i, err):
     text = form.fields[i].text()
     e = str(err)
     if "brings out" in e:
-        return "%s: %d panes a round" % (text, form.app.session.rules.max_broken)
+        return tr("%s: %d panes a round") % (text, form.app.session.rules.max_broken)
     if "panes exist" in e:  # "only 20 <colour> panes exist: ..."
-        return "%s: no %s left" % (text, colours.label(e.split()[2], UNVERIFIED))
+        return tr("%s: no %s left") % (text, colours.label(e.split()[2], "sintra"))
     return Form.skipped(form, i, err)
 
 
@@ -142,7 +143,7 @@ class BrokenForm(Form):
 def _broken(app, p):
     def make():
         s = app.session
-        return BrokenForm(app, "Broken " + s.players[p], [count_field("glass", 1, s.rules.max_broken)],
+        return BrokenForm(app, tr("Broken %s") % s.players[p], [count_field(tr("glass"), 1, s.rules.max_broken)],
                           build=lambda v: {"e": "broken", "p": p, "n": v[0]}, reason=_track(p))
     return Opens(app, make)
 
@@ -155,14 +156,14 @@ END_ROUND_NOTHING = "track: at end"
 def _track(p):
     """Broken glass moves the marker down the track, which scores at the end; only a pass
     over the bottom space loses its value at once."""
-    return lambda values, points: "%d: track reset" % points[p] if points[p] else END_ROUND_NOTHING
+    return lambda values, points: tr("%d: track reset") % points[p] if points[p] else tr(END_ROUND_NOTHING)
 
 
 def _leftover(app, p):
     def make():
         s = app.session
         hi = 4 * len(s.rules.open_windows(p))
-        return Form(app, "Leftover " + s.players[p], [count_field("glass", 0, hi)],
+        return Form(app, tr("Leftover %s") % s.players[p], [count_field(tr("glass"), 0, hi)],
                     build=lambda v: {"e": "leftover", "p": p, "n": v[0]},
-                    reason=lambda values, points: "" if any(points) else "scored at end")
+                    reason=lambda values, points: "" if any(points) else tr("scored at end"))
     return Opens(app, make)

@@ -7,6 +7,7 @@ work of the item under its cursor (the form it opens: Opens; the entry it makes:
 """
 from hal.keys import UP, DOWN, LEFT, RIGHT, OK, BACK, CODE_MASK
 from app.ui import ListScreen, Menu
+from app.lang import tr
 
 NEXT_HINT = "OK>"  # ends the cursor's row on a form field: OK goes on to the next row
 NEXT_SHORT = ">"   # the same where the row's text leaves no room for it
@@ -146,7 +147,7 @@ class Form(ListScreen):
                 why = ((i, f.index), self.skipped(i, err))
         f.index = start
         if explain:
-            self.app.refuse(why[1] if why else "no other value fits")
+            self.app.refuse(why[1] if why else tr("no other value fits"))
         return False
 
     def skipped(self, i, err):
@@ -194,7 +195,7 @@ class Form(ListScreen):
                 names = self.app.session.players
                 parts = ["%s%+d" % (names[p][:3], deltas[p]) for p in range(len(deltas)) if deltas[p]]
                 self.note = " ".join(parts) or "+0"
-            rows[n] = ("save " + self.note) if self.note else "save"
+            rows[n] = (tr("save %s") % self.note) if self.note else tr("save")
             self._changed |= 1 << n
             if self.reason is not None:
                 rows[n + 1] = self.reason(self.values(), deltas) if deltas is not None else ""
@@ -203,18 +204,18 @@ class Form(ListScreen):
     def rows(self):
         return self._rows
 
-    def fitted(self, n):
+    def fitted(self, cv, width):
         """ListScreen.fitted(), with the rows _update() changed cut again (the others kept)."""
         changed = self._changed
         if changed:
             self._changed = 0
-            if self._fit_src is self._rows and n == self._fit_n:
+            if self._fit_src is self._rows and width == self._fit_n:
                 fit = self._fit
                 rows = self._rows
                 for i in range(len(rows)):
                     if changed >> i & 1:
-                        fit[i + 1] = rows[i] if len(rows[i]) <= n else rows[i][:n]
-        return ListScreen.fitted(self, n)
+                        fit[i + 1] = cv.fit(rows[i], width)
+        return ListScreen.fitted(self, cv, width)
 
     def key(self, k):
         base = k & CODE_MASK
@@ -241,11 +242,11 @@ class Form(ListScreen):
             self.top = max(self.top, n + 3 - cv.rows)
         ListScreen.draw(self, cv)
         if c < len(self.fields) and cv.rows > 1:  # the cursor is on a field: OK goes on
-            n = self._fit_n  # (the rows were fitted to the screen's width just now)
-            free = n - len(self._fit[c + 1]) - 1  # characters right of the row's text and a space
-            hint = NEXT_HINT if free >= len(NEXT_HINT) else NEXT_SHORT if free > 0 else None
+            w = self._fit_n  # (the rows were fitted to the screen's width just now)
+            free = w - cv.width(self._fit[c + 1]) - 8  # pixels right of the row's text and a space
+            hint = NEXT_HINT if free >= 8 * len(NEXT_HINT) else NEXT_SHORT if free >= 8 else None
             if hint:
-                cv.text(hint, (n - len(hint)) * 8, (c - self.top + 1) * 8, 0)
+                cv.text(hint, w - 8 * len(hint), (c - self.top + 1) * cv.line, 0)
 
 
 class Confirm(Form):
@@ -257,7 +258,7 @@ class Confirm(Form):
         d = self._deltas
         if d is not None and any(d):
             names = app.session.players
-            self._rows = ["save"] + ["%.7s %+d" % (names[p], d[p]) for p in range(len(d)) if d[p]]
+            self._rows = [tr("save")] + ["%.7s %+d" % (names[p], d[p]) for p in range(len(d)) if d[p]]
         elif d is not None and nothing:
             self._rows = [self._rows[0], nothing]
         self._changed = (1 << len(self._rows)) - 1

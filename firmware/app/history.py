@@ -7,24 +7,25 @@ from rules_core import RecordError
 from app.ui import ListScreen, Menu
 from app.scoreboard import Final
 from app.keeper import why
+from app.lang import tr
 
 
 def game_rows(n, s):
     """The two rows of history game n, from its summary (Keeper.summaries)."""
     if s is None:
-        return ["unreadable", "#%d" % n]
+        return [tr("unreadable"), "#%d" % n]
     key, players, rnd, finished, scores, won = s
     try:
-        short = game(key).short
+        short = tr(game(key).short)
     except RecordError:
         short = str(key)
     names = [str(p) for p in players] if type(players) is list else []
     if rnd is None:
-        first = "result unknown"
+        first = tr("result unknown")
     elif finished:
-        first = "won %s %d" % (", ".join(names[p] for p in won), scores[won[0]]) if won else "final"
+        first = tr("won %s %d") % (", ".join(names[p] for p in won), scores[won[0]]) if won else tr("final")
     else:
-        first = "R%d unfinished" % rnd
+        first = tr("R%d unfinished") % rnd
     return [first, "#%d %s %s" % (n, short, " ".join(names))]
 
 
@@ -36,7 +37,7 @@ class History(ListScreen):
 
     def __init__(self, app):
         ListScreen.__init__(self, app)
-        self.title = "History"
+        self.title = tr("History")
         self._page(self.page(), 0)
 
     def page(self, below=None, above=None):
@@ -48,7 +49,7 @@ class History(ListScreen):
         rows = []
         for n in numbers:
             rows += game_rows(n, self.sums[n])
-        self.labels = rows or ["(none)"]
+        self.labels = rows or [tr("(none)")]
         self.span = 2 if numbers else 1
         self.cursor = cursor
         self.top = 0
@@ -76,11 +77,11 @@ class History(ListScreen):
         """Game n's menu: its standings, resuming it when unfinished, deleting it."""
         app = self.app
         s = self.sums[n]
-        items = [("Standings", lambda: self.standings(n))]
+        items = [(tr("Standings"), lambda: self.standings(n))]
         if s is None or not s[3]:
-            items.append(("Resume", lambda: app.ask_put_aside(lambda: self.resume(n))))
-        items.append(("Delete", lambda: app.push(Menu(app, "Delete #%d?" % n, [
-            ("delete", lambda: self.delete(n)), ("cancel", app.back)]))))
+            items.append((tr("Resume"), lambda: app.ask_put_aside(lambda: self.resume(n))))
+        items.append((tr("Delete"), lambda: app.push(Menu(app, tr("Delete #%d?") % n, [
+            (tr("delete"), lambda: self.delete(n)), (tr("cancel"), app.back)]))))
         app.push(Menu(app, "#%d" % n, items))
 
     def standings(self, n):
@@ -101,7 +102,7 @@ class History(ListScreen):
             session, message = app.keeper.take(n)
         except OSError as e:
             app.log("history game %d not resumed: %s" % (n, e))
-            app.refuse("not resumed: " + why(e))
+            app.refuse(tr("not resumed: %s") % why(e))
             return
         if session is None:
             app.home()
@@ -116,9 +117,9 @@ class History(ListScreen):
             app.keeper.delete(n)
         except OSError as e:
             app.log("history game %d not deleted: %s" % (n, e))
-            app.refuse("not deleted: " + why(e))
+            app.refuse(tr("not deleted: %s") % why(e))
             return
         app.back()  # (the question)
         app.back()  # (the game's menu)
         app.replace(History(app))
-        app.say("#%d deleted" % n)
+        app.say(tr("#%d deleted") % n)

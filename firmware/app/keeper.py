@@ -24,6 +24,7 @@ import sys
 import paths
 from paths import game_number, game_path
 from hal.compat import const
+from app.lang import tr
 
 _ENOSPC = const(28)
 _EFBIG = const(27)
@@ -40,10 +41,10 @@ def why(e):
     """An OSError as the few words the screen shows after "not saved: "."""
     n = e.args[0] if e.args else None
     if n == _ENOSPC or n == _EFBIG:
-        return "storage full"
+        return tr("storage full")
     if n == _ENOENT:
-        return "file missing"
-    return "storage error %s" % (n,)
+        return tr("file missing")
+    return tr("storage error %s") % (n,)
 
 
 def summary(session):
@@ -71,8 +72,10 @@ class Keeper:
     # ---- power-on ----
     def boot(self):
         """Folders made, the flash's allocator warmed, the history listed, a game left half
-        filed moved into it: what the screen must say of it, or None. Never raises: what
-        fails is logged."""
+        filed moved into it: the OSError that left it waiting, else NOT_CUT_SAFE where the games
+        are on a store a power cut can damage, else None (the screen says it, in the language
+        the settings read after this choose). Never raises: what fails is
+        logged."""
         st = self.storage
         st.remount()  # (a Pico: littlefs's walks and listings a third cheaper, Storage.refresh)
         try:
@@ -87,7 +90,7 @@ class Keeper:
             self.file()
         except OSError as e:
             self.log("game not moved into the history: %s" % (e,))
-            return "not in history: " + why(e)
+            return e
         if not st.cut_safe:  # (the board file's FRAM not found: main.storage_from_board)
             self.log(NOT_CUT_SAFE)
             return NOT_CUT_SAFE
@@ -125,7 +128,7 @@ class Keeper:
         except OSError as e:
             self.log("record end not mended: %s" % (e,))
             self.owed = ("newline",) if self.unended else ("torn", self.torn_at)
-            message = "last entry: " + why(e)
+            message = tr("last entry: %s") % why(e)
         return session, message
 
     def _set_aside(self, err):
@@ -135,10 +138,10 @@ class Keeper:
             st.rename(paths.CURRENT, paths.DAMAGED % n)
         except Exception as e2:
             self.log("%s does not resume (%s: %s) and stays: %s" % (paths.CURRENT, type(err).__name__, err, e2))
-            return "record damaged"
+            return tr("record damaged")
         name = paths.DAMAGED % n
         self.log("%s does not resume, kept as %s: %s: %s" % (paths.CURRENT, name, type(err).__name__, err))
-        return "bad record kept as " + name[len(paths.DATA_DIR) + 1:-len(".jsonl")]
+        return tr("bad record kept as %s") % name[len(paths.DATA_DIR) + 1:-len(".jsonl")]
 
     def _free(self, pattern):
         n = 1
@@ -159,8 +162,8 @@ class Keeper:
         for b in tail:
             if b == 0 or b == 0xFF:
                 text = False
-        what = "last entry lost" if text else "record end unreadable, entries lost"
-        return "%s: kept as torn-%d" % (what, n)
+        what = tr("last entry lost") if text else tr("record end unreadable, entries lost")
+        return tr("%s: kept as torn-%d") % (what, n)
 
     # ---- the game in play ----
     def lines(self, path=paths.CURRENT):
@@ -539,11 +542,11 @@ class Keeper:
                     st.remove(paths.OPENED)
             except OSError:
                 pass
-            return False, "%s not opened: %s" % (name, why(e))
+            return False, tr("%s not opened: %s") % (name, why(e))
         try:
             st.rename(paths.OPENED, paths.CURRENT)
         except OSError as e:  # (the game in play went into the history: the device boots without it)
-            return True, "%s not opened: %s" % (name, why(e))
+            return True, tr("%s not opened: %s") % (name, why(e))
         return True, "%s: %s" % (name, warnings[0]) if warnings else ""
 
     def backup(self):

@@ -8,11 +8,12 @@ OK opens the entries of this round; BACK the main menu; hold BACK undoes from an
 from hal.keys import UP, DOWN, OK, BACK, CODE_MASK
 from app.ui import ListScreen
 from app import colours
+from app.lang import tr
 
 
 # what the flags mean, on the row under the standings (16 characters with both)
 FLAGS = ("", "!", "S", "S!")  # by 2 * starts + has an entry to make
-LEGEND = ("", "!=to do", "S=starts", "S=starts !=to do")  # by the same bits, of every row shown
+LEGEND = ("", "!=to do", "S=starts", "S=starts !=to do")  # by the same bits, of every row shown (tr())
 
 
 # the screens' words for the record's event kinds every game has (a record's names are not
@@ -26,7 +27,8 @@ def entry_name(game, e, player=None, next=False):
     turn): "Wall Ann", "End round"."""
     from app.entries import module  # (the game's entry screens: loaded while it is played)
     words = getattr(module(game), "WORDS", {})
-    word = (next and words.get("next " + e)) or words.get(e) or WORDS.get(e, e)
+    word = (next and words.get("next " + e)) or words.get(e)
+    word = tr(word, game) if word else tr(WORDS.get(e, e))
     return word if player is None else "%s %s" % (word, player)
 
 
@@ -51,7 +53,7 @@ def standings_rows(s, pending):
         else:
             rows.append("%d %-7.7s%4d" % (rank, players[p], scores[p]))
     if shown:
-        rows.append(LEGEND[shown])
+        rows.append(tr(LEGEND[shown]))
     return rows
 
 
@@ -108,25 +110,25 @@ class Scoreboard(_Board):
         rows = standings_rows(s, waiting)
         c = s.bonus_colour()
         if c:
-            rows.append("bonus %s (%s)" % (colours.label(c, s.info.unverified), colours.letter(c)))
+            rows.append(tr("bonus %s (%s)") % (colours.label(c, s.game), colours.letter(c)))
         if waiting:  # the next entry, as the round's menu names it (a Garden turn may buy too)
             e, p = waiting[0]
             rows.append(entry_name(s.game, e, s.players[p] if p is not None else None, True))
         else:
-            rows.append("OK: end round")
-        _Board.__init__(self, app, "%s R%d%s%s" % (s.info.short, s.round, "/%d" % total if total else "",
-                                                  " LAST" if s.last_round() else ""), rows)
+            rows.append(tr("OK: end round"))
+        _Board.__init__(self, app, "%s R%d%s%s" % (tr(s.info.short), s.round, "/%d" % total if total else "",
+                                                  tr(" LAST") if s.last_round() else ""), rows)
 
     def draw(self, cv):
         """The last row (what to enter next) stays on the bottom row; where the screen is too
         short for them all (128x32), the rows above it scroll."""
-        fit = self.fitted(cv.w // 8)
+        fit = self.fitted(cv, cv.w)
         if len(fit) <= cv.rows:
             return _Board.draw(self, cv)
         self.top = min(self.top, len(fit) - cv.rows)  # (the rows that scroll: fit[1:-1])
         cv.lines(fit, self.top, None, cv.w, rows=cv.rows - 1)
         cv.row(cv.rows - 1, fit[-1])
-        cv.d.hline(0, 7, cv.w, 1)
+        cv.d.hline(0, cv.line - 1, cv.w, 1)
 
     def leave(self, base):
         if base == OK:
@@ -149,14 +151,15 @@ class Final(_Board):
         self.filed = filed
         s = self.session = session
         self.won = s.winners()
-        title = "%s final" % s.info.short if s.finished else "%s R%d" % (s.info.short, s.round)
+        short = tr(s.info.short)
+        title = tr("%s final") % short if s.finished else "%s R%d" % (short, s.round)
         rows = standings_rows(s, s.pending())
         names = [s.players[p] for p in self.won]
         if names:
-            rows.append("won: " + ", ".join(names))
+            rows.append(tr("won: %s") % ", ".join(names))
         tie = s.tiebreak(self.won)
         if tie:
-            rows.append("tie: " + tie)
+            rows.append(tr("tie: %s") % tr(tie, s.game))
         self.told = 0  # players whose breakdown is in the rows
         self.labels = {}  # breakdown key -> (its label in words, the label and a space)
         _Board.__init__(self, app, title, rows)
@@ -184,20 +187,22 @@ class Final(_Board):
         rows.append("- " + s.players[p])
         b = s.rules.breakdown(p)
         labels = self.labels
+        cv = self.app.cv
         for k in sorted(b):
             if k != "total":
-                # a name the rulebook does not give is marked (Sintra's colour)
-                v = str(b[k])
-                u = colours.unsure(b[k], s.info.unverified)
-                if u:
-                    v += u
+                v = b[k]
+                if type(v) is str:  # a colour (Sintra side B, 5211), in the game's words; a
+                    # name the rulebook does not give is marked
+                    v = tr(v + colours.unsure(v, s.info.unverified), s.game)
+                else:
+                    v = str(v)
                 lab = labels.get(k)
                 if lab is None:
-                    words = k.replace("_points", " pts").replace("complete_", "full ").replace("_", " ")
+                    words = tr(k.replace("_points", " pts").replace("complete_", "full ").replace("_", " "), s.game)
                     lab = labels[k] = (words, words + " ")
                 # the label cut to leave the value on the row
-                room = 15 - len(v)
-                rows.append(lab[1] + v if len(lab[0]) <= room else lab[0][:room] + " " + v)
+                room = cv.w - cv.width(v) - 8
+                rows.append(lab[1] + v if cv.width(lab[0]) <= room else cv.fit(lab[0], room) + " " + v)
         self._fit_src = None  # the rows grew: fitted() cuts them again
         if self.told < len(s.players):
             return True

@@ -8,6 +8,8 @@ yet (windows) or the inferred table, unverified (track, ornaments).
 """
 # history_keep: finished games kept in data/history; older ones are removed (flash is small)
 # dim_after, blank_after: seconds without a key before the display dims / goes dark (0: never)
+# language: one of app.lang.LANGUAGES' codes, present once chosen (until then the board's:
+# App.language)
 DEFAULTS = {"brightness": 3, "symbols": True, "history_keep": 50, "dim_after": 120, "blank_after": 600}
 HISTORY_KEEP_MAX = 9999
 IDLE_MAX = 86400  # a day
@@ -35,6 +37,9 @@ def _ok(k, v, leds):
         return type(v) is bool
     if k == "led_layout":
         return v in LAYOUTS
+    if k == "language":
+        from app.lang import LANGUAGES
+        return v in [code for code, _ in LANGUAGES]
     if k in SINTRA:
         return sintra_problem(k, v) is None
     return _plain(v)
@@ -57,10 +62,11 @@ def _plain(v):
 
 
 def sintra_problem(k, v):
-    """What is wrong with v as the Sintra board value k (a short line), or None: the rules'
-    own check (rules_core.sintra_board), which a record's options.board meets too."""
-    from rules_core.sintra_board import board_problem
-    return board_problem(k.split("_")[1], v)
+    """What is wrong with v as the Sintra board value k, or None: the rules' own check
+    (rules_core.sintra_board, which a record's options.board meets too) as a short line's
+    format (the catalogue's English: app.lang) and its values, a tuple."""
+    from rules_core.sintra_board import problem_format
+    return problem_format(k.split("_")[1], v)
 
 
 def check(saved, board):

@@ -14,6 +14,7 @@ from rules_core.games import GAMES, game
 from app.ui import Menu
 from app.entries import module
 from app import colours
+from app.lang import tr
 
 def start(app):
     def step(title, items):
@@ -23,12 +24,13 @@ def start(app):
 
     def pick_game(key):
         g = cfg["game"] = game(key)
-        step("Variant", [(g.labels[i], _bind(pick_variant, g.variants[i])) for i in range(len(g.variants))])
+        step(tr("Variant"), [(tr(g.labels[i], g.key), _bind(pick_variant, g.variants[i]))
+                             for i in range(len(g.variants))])
 
     def pick_variant(v):
         cfg["variant"] = v
         lo, hi = cfg["game"].players
-        step("Players", [("%d players" % n, _bind(pick_count, n)) for n in range(lo, hi + 1)])
+        step(tr("Players"), [(tr("%d players") % n, _bind(pick_count, n)) for n in range(lo, hi + 1)])
 
     def pick_count(n):
         cfg["n"] = n
@@ -37,15 +39,15 @@ def start(app):
     def ask_name(names):
         i = len(names)
         if i == cfg["n"]:  # (the start player's step; a game without one started on the last name)
-            return step("Start player", [(names[p], Start(app, cfg, names, p)) for p in range(i)])
+            return step(tr("Start player"), [(names[p], Start(app, cfg, names, p)) for p in range(i)])
         last = i + 1 == cfg["n"] and not cfg["game"].has_start_player
         own = colours.PLAYER_COLOURS[i]
         choices = [own[0].upper() + own[1:]] + list(colours.PRESET_NAMES)
-        step("Player %d (%s)" % (i + 1, colours.label(own)),
+        step(tr("Player %d (%s)") % (i + 1, colours.label(own)),
              [(c, Start(app, cfg, names + [c], 0) if last else _bind(ask_name, names + [c]))
               for c in choices if c not in names])
 
-    app.push(Menu(app, "Game", [(g.name, _bind(pick_game, g.key)) for g in GAMES]))
+    app.push(Menu(app, tr("Game"), [(tr(g.name), _bind(pick_game, g.key)) for g in GAMES]))
 
 
 class Start:

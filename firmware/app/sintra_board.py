@@ -14,6 +14,7 @@ from hal.keys import LEFT, RIGHT, OK, CODE_MASK
 from rules_core.sintra import INFERRED_TRACK, INFERRED_ORNAMENTS
 from app.ui import ListScreen, Menu
 from app.form import Field, Form, Numbers
+from app.lang import tr
 
 NOT_ENTERED = "????????"
 
@@ -99,7 +100,7 @@ class BoardForm(Form):
                 self._changed |= 1 << i
         if left != self._left:
             self._left = left
-            rows[n] = "save: %d ? left" % left if left else "save"
+            rows[n] = tr("save: %d ? left") % left if left else tr("save")
             self._changed |= 1 << n
 
     def draw(self, cv):
@@ -122,7 +123,7 @@ class BoardForm(Form):
             return Form.key(self, k)
         f = self.fields[self.cursor]
         if base == OK and f.index is None:
-            self.app.refuse("LEFT/RIGHT sets %s" % f.label)
+            self.app.refuse(tr("LEFT/RIGHT sets %s") % f.label)
             return
         Form.key(self, k)  # LEFT/RIGHT turn the value, OK moves to the next field
         f.sure = True
@@ -150,13 +151,13 @@ class BoardForm(Form):
         for i in range(len(self.fields)):
             if not self.fields[i].sure:
                 self.cursor = i
-                self.app.refuse("%s is still ?" % self.fields[i].label)
+                self.app.refuse(tr("%s is still ?") % self.fields[i].label)
                 return
         problem = sintra_problem(self.setting, values)
         if problem:
-            self.app.refuse(problem)
+            self.app.refuse(tr(problem[0]) % problem[1:])
         elif save(self.app, {self.setting: values}, self._made_text(values)):
-            self.app.say("saved")
+            self.app.say(tr("saved"))
             self.then()
 
 
@@ -167,8 +168,8 @@ def _any(values):
 def windows_form(app, side, then):
     """Side A or B's 8 window values, read off the board left to right."""
     saved = app.settings.get("sintra_windows_" + side) or [None] * 8
-    fields = [Reading("win %d" % (i + 1), Numbers(0, 9), saved[i], True) for i in range(8)]
-    return BoardForm(app, "%s windows L to R" % side, "sintra_windows_" + side, fields, then)
+    fields = [Reading(tr("win %d") % (i + 1), Numbers(0, 9), saved[i], True) for i in range(8)]
+    return BoardForm(app, tr("%s windows L to R") % side, "sintra_windows_" + side, fields, then)
 
 
 def track_form(app, then):
@@ -180,8 +181,8 @@ def track_form(app, then):
     for i in range(len(track)):
         fixed = i == 0 or i == len(track) - 1
         choices = Numbers(track[i], track[i]) if fixed else Numbers(-18, 0)
-        fields.append(Reading("space %d" % (i + 1), choices, track[i], fixed or saved is not None))
-    return BoardForm(app, "Track top-bottom", "sintra_track", fields, then)
+        fields.append(Reading(tr("space %d") % (i + 1), choices, track[i], fixed or saved is not None))
+    return BoardForm(app, tr("Track top-bottom"), "sintra_track", fields, then)
 
 
 PAIRS = [("%d-%d" % (c, c + 1), [c, c + 1]) for c in range(1, 8)]
@@ -191,8 +192,8 @@ def ornaments_form(app, then):
     """Side A's 4 ornaments, each between two neighbouring windows, left to right."""
     saved = app.settings.get("sintra_ornaments")
     orn = saved or INFERRED_ORNAMENTS
-    fields = [Reading("orn %d: win" % (i + 1), PAIRS, list(orn[i]), saved is not None) for i in range(4)]
-    return BoardForm(app, "A ornaments", "sintra_ornaments", fields, then)
+    fields = [Reading(tr("orn %d: win") % (i + 1), PAIRS, list(orn[i]), saved is not None) for i in range(4)]
+    return BoardForm(app, tr("A ornaments"), "sintra_ornaments", fields, then)
 
 
 class BoardMenu(Menu):
@@ -203,7 +204,7 @@ class BoardMenu(Menu):
     def __init__(self, app, sides, start=None):
         self.sides = sides
         self.start = start
-        Menu.__init__(self, app, "Sintra board" if start is None else "Side %s board" % sides, [])
+        Menu.__init__(self, app, tr("Sintra board") if start is None else tr("Side %s board") % sides, [])
         self.refresh()
 
     def refresh(self):
@@ -212,13 +213,13 @@ class BoardMenu(Menu):
         items = []
         for side in self.sides:
             w = s.get("sintra_windows_" + side)
-            items.append(("%s win %s" % (side, "".join([str(v) for v in w]) if w else NOT_ENTERED),
+            items.append((tr("%s win %s") % (side, "".join([str(v) for v in w]) if w else NOT_ENTERED),
                           self._open(windows_form, side)))
-        items.append(("Track " + _state(s, "sintra_track"), self._open(track_form)))
+        items.append((tr("Track %s") % _state(s, "sintra_track"), self._open(track_form)))
         if "A" in self.sides:
-            items.append(("Orn A " + _state(s, "sintra_ornaments"), self._open(ornaments_form)))
+            items.append((tr("Orn A %s") % _state(s, "sintra_ornaments"), self._open(ornaments_form)))
         if self.start is not None:
-            items.append(("Continue", self._start))
+            items.append((tr("Continue"), self._start))
         self.items = items
         self.labels = [label for label, _ in items]
         if self.start is not None:
@@ -234,10 +235,10 @@ class BoardMenu(Menu):
 
     def _start(self):
         if board(self.app.settings, self.sides) is None:
-            self.app.refuse("enter the %s windows first" % self.sides)
+            self.app.refuse(tr("enter the %s windows first") % self.sides)
         else:
             self.start()
 
 
 def _state(settings, key):
-    return "confirmed" if key in settings else "unverified"
+    return tr("confirmed") if key in settings else tr("unverified")

@@ -1,6 +1,7 @@
 """The main menu, the Settings, the button test and About."""
 from hal.keys import NAMES, CODE_MASK, LONG, REPEAT, BACK, OK, UP, DOWN
 from app.ui import Menu, Screen, ListScreen, COLS
+from app.lang import tr
 
 ONOFF = [("off", False), ("on", True)]
 LAYOUTS = [("strip", "strip"), ("5x5", "matrix5x5")]
@@ -15,11 +16,11 @@ class MainMenu(Menu):
     screens when chosen, so the menu alone is all the first frame holds."""
 
     def __init__(self, app):
-        items = [("Resume", lambda: app.play(app.session))] if app.session is not None else []
-        items += [("New game", lambda: app.ask_put_aside(lambda: _setup().start(app))),
-                  ("Check a score", lambda: _check().start(app)),
-                  ("History", lambda: app.push(_history().History(app))),
-                  ("Settings", lambda: app.push(Settings(app)))]
+        items = [(tr("Resume"), lambda: app.play(app.session))] if app.session is not None else []
+        items += [(tr("New game"), lambda: app.ask_put_aside(lambda: _setup().start(app))),
+                  (tr("Check a score"), lambda: _check().start(app)),
+                  (tr("History"), lambda: app.push(_history().History(app))),
+                  (tr("Settings"), lambda: app.push(Settings(app)))]
         Menu.__init__(self, app, "Azul Companion", items)
 
 
@@ -41,14 +42,15 @@ def _check():
 class Settings(Menu):
     def __init__(self, app):
         from rules_core.games import GAMES
-        items = [("LEDs & symbols", lambda: app.push(led_form(app))),
-                 ("Display", lambda: app.push(display_form(app))),
-                 ("Button test", lambda: app.push(ButtonTest(app)))]
+        items = [(tr("LEDs & symbols"), lambda: app.push(led_form(app))),
+                 (tr("Display"), lambda: app.push(display_form(app))),
+                 (tr("Button test"), lambda: app.push(ButtonTest(app)))]
         # a game's own settings (Sintra's board values): its registry entry names the item,
         # its entry module makes the screen (settings(app)), imported when chosen
-        items += [(g.settings, _own(app, g.key)) for g in GAMES if g.settings]
-        items += [("Games kept", lambda: app.push(history_form(app))), ("About", lambda: app.push(About(app)))]
-        Menu.__init__(self, app, "Settings", items)
+        items += [(tr(g.settings), _own(app, g.key)) for g in GAMES if g.settings]
+        items += [(tr("Games kept"), lambda: app.push(history_form(app))), (tr("About"), lambda: app.push(About(app))),
+                  (tr("Language"), lambda: app.push(language_menu(app)))]
+        Menu.__init__(self, app, tr("Settings"), items)
 
 
 def _own(app, key):
@@ -56,6 +58,11 @@ def _own(app, key):
         from app.entries import module
         app.push(module(key).settings(app))
     return show
+
+
+def _words(choices):
+    """Choices [(English text, value)] with their texts in the chosen language."""
+    return [(tr(text), value) for text, value in choices]
 
 
 def _index(choices, value):
@@ -69,17 +76,17 @@ def led_form(app):
     from app.form import Form, Field, count_field
     s = app.settings
     n = app.ledview.n
-    fields = [count_field("bright", 1, 5, s["brightness"]),
-              count_field("LEDs", 0, n, min(s["led_count"], n)),
-              Field("layout", LAYOUTS, _index(LAYOUTS, s["led_layout"])),
-              Field("symbols", ONOFF, _index(ONOFF, s["symbols"]))]
+    fields = [count_field(tr("bright"), 1, 5, s["brightness"]),
+              count_field(tr("LEDs"), 0, n, min(s["led_count"], n)),
+              Field(tr("layout"), _words(LAYOUTS), _index(LAYOUTS, s["led_layout"])),
+              Field(tr("symbols"), _words(ONOFF), _index(ONOFF, s["symbols"]))]
 
     def save(values):
         b, count, layout, symbols = values
         if _save(app, {"brightness": b, "led_count": count, "led_layout": layout, "symbols": symbols}):
-            app.say("saved")
+            app.say(tr("saved"))
             app.back()
-    return Form(app, "LEDs", fields, save=save, legal=lambda values: None)
+    return Form(app, tr("LEDs"), fields, save=save, legal=lambda values: None)
 
 
 def _nearest(choices, seconds):
@@ -94,14 +101,14 @@ def _nearest(choices, seconds):
 def display_form(app):
     from app.form import Form, Field
     s = app.settings
-    fields = [Field("dim", DIM_AFTER, _nearest(DIM_AFTER, s["dim_after"])),
-              Field("dark", DARK_AFTER, _nearest(DARK_AFTER, s["blank_after"]))]
+    fields = [Field(tr("dim"), _words(DIM_AFTER), _nearest(DIM_AFTER, s["dim_after"])),
+              Field(tr("dark"), _words(DARK_AFTER), _nearest(DARK_AFTER, s["blank_after"]))]
 
     def save(values):
         if _save(app, {"dim_after": values[0], "blank_after": values[1]}):
-            app.say("saved")
+            app.say(tr("saved"))
             app.back()
-    return Form(app, "Display", fields, save=save, legal=lambda values: None)
+    return Form(app, tr("Display"), fields, save=save, legal=lambda values: None)
 
 
 def history_form(app):
@@ -109,7 +116,7 @@ def history_form(app):
     Fewer makes room at once when the flash is full, once the player confirms the loss."""
     from app.form import Form, count_field
     from app.settings import HISTORY_KEEP_MAX
-    fields = [count_field("keep", 1, HISTORY_KEEP_MAX, app.settings["history_keep"])]
+    fields = [count_field(tr("keep"), 1, HISTORY_KEEP_MAX, app.settings["history_keep"])]
 
     def save(values):
         keep = values[0]
@@ -118,10 +125,10 @@ def history_form(app):
         if extra <= 0:
             _keep_games(app, keep, 1)
             return
-        app.push(Menu(app, "Keep %d games?" % keep, [
-            ("delete %d oldest" % extra, lambda: _keep_games(app, keep, 2)),
-            ("cancel", app.back)]))
-    return Form(app, "Games kept", fields, save=save, legal=lambda values: None)
+        app.push(Menu(app, tr("Keep %d games?") % keep, [
+            (tr("delete %d oldest") % extra, lambda: _keep_games(app, keep, 2)),
+            (tr("cancel"), app.back)]))
+    return Form(app, tr("Games kept"), fields, save=save, legal=lambda values: None)
 
 
 def _keep_games(app, keep, screens):
@@ -131,13 +138,13 @@ def _keep_games(app, keep, screens):
         removed = app.keeper.trim(keep)
     except OSError as e:
         app.log("history not trimmed: %s" % (e,))
-        app.refuse("not deleted: " + why(e))
+        app.refuse(tr("not deleted: %s") % why(e))
         return
     if not _save(app, {"history_keep": keep}):
         if removed:
-            app.say("%d deleted, setting not saved" % removed)
+            app.say(tr("%d deleted, setting not saved") % removed)
         return
-    app.say("saved, %d deleted" % removed if removed else "saved")
+    app.say(tr("saved, %d deleted") % removed if removed else tr("saved"))
     for _ in range(screens):
         app.back()
 
@@ -148,42 +155,41 @@ class ButtonTest(Screen):
 
     def __init__(self, app):
         Screen.__init__(self, app)
-        self.last = "press a key"
+        self.last = tr("press a key")
 
     def key(self, k):
         text = NAMES[k & CODE_MASK]
         if k & LONG:
-            text += " long"
+            text += tr(" long")
         if k & REPEAT:
-            text += " rep"
+            text += tr(" rep")
         self.last = text
         if k == BACK | LONG:
             self.app.back()
 
     def draw(self, cv):
-        cv.row(0, "Button test")
+        cv.row(0, tr("Button test"))
         cv.row(1, self.last)
-        cv.row(2, "hold BACK: exit")
+        cv.row(2, tr("hold BACK: exit"))
 
 
 class About(ListScreen):
     """The firmware's version, the board, and how the firmware is installed: an image that
     holds it all (azul-companion build: its frozen image.py names the board it was built
     for) or files on flash (azul-companion flash); then the MicroPython it runs on."""
-    title = "About"
-
     def __init__(self, app):
         ListScreen.__init__(self, app)
+        self.title = tr("About")
         self.cursor = None  # type: ignore[assignment]  # read-only: UP/DOWN scroll (ListScreen.move)
         import sys
         from version import VERSION
         try:
             import image  # type: ignore[import-not-found]  # (frozen in an image only)
-            how = "image: %s" % (getattr(image, "BOARD", "?"),)
+            how = tr("image: %s") % (getattr(image, "BOARD", "?"),)
         except ImportError:
-            how = "files on flash"
+            how = tr("files on flash")
         impl = sys.implementation
-        under = ["simulator"]  # (a desktop's: no version, so that the guide's picture stays)
+        under = [tr("simulator")]  # (a desktop's: no version, so that the guide's picture stays)
         if impl.name in ("micropython", "circuitpython"):
             under = [("MicroPython" if impl.name == "micropython" else "CircuitPython"),
                      "v" + ".".join(str(n) for n in impl.version[:3])]
@@ -193,7 +199,7 @@ class About(ListScreen):
                 board[-1] += " " + word
             else:
                 board.append(word)
-        self.lines = ["version " + VERSION] + board + [how] + under
+        self.lines = [tr("version %s") % VERSION] + board + [how] + under
 
     def rows(self):
         return self.lines
@@ -209,3 +215,22 @@ class About(ListScreen):
 def _save(app, changes):
     from app.settings import save  # (dropped while a game is played)
     return save(app, changes)
+
+
+def language_menu(app):
+    """The languages (the chosen one under the cursor): OK saves it in
+    the settings and shows the main menu in it. Until one is chosen the device speaks the
+    board's language (the web page: the browser's)."""
+    from app.lang import LANGUAGES
+
+    def choose(code):
+        def save():
+            from app.settings import save as save_settings
+            if save_settings(app, {"language": code}):
+                app.home()
+                app.say(tr("saved"))
+        return save
+    now = app.language()
+    codes = [code for code, _ in LANGUAGES]
+    return Menu(app, tr("Language"), [(tr(name), choose(code)) for code, name in LANGUAGES],
+                codes.index(now) if now in codes else 0)

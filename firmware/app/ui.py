@@ -2,17 +2,20 @@
 in app.form, loaded only with the screens that use it).
 
 Every screen is a list of text rows under a title (8x8 font: 16 characters a row; 8 rows on a
-128x64 display, 4 on 128x32). The cursor row is drawn inverted. Screens only draw when the
-app says the frame is dirty.
+128x64 display, 4 on 128x32; in Chinese and Japanese, rows of 12x12 glyphs (10x10 on 128x32):
+app.lang). The cursor row is drawn inverted. Screens only draw when the app says the frame
+is dirty.
 """
 from hal.keys import UP, DOWN, OK, BACK, CODE_MASK
 
 COLS = 16  # characters per row
 
 
-def wrap(text, n, rows):
-    """text in at most `rows` rows of n characters, each broken at a space where one fits
-    (the last row cut when there is more)."""
+def wrap(text, n, rows, font=None):
+    """text in at most `rows` rows of n characters (with a font: n pixels), each broken at a
+    space where one fits, else where the row is full (the last row cut when there is more)."""
+    if font is not None:
+        return _wrap_font(text, n, rows, font)
     out = []  # type: list[str]
     while len(text) > n and len(out) < rows - 1:
         cut = text.rfind(" ", 0, n + 1)
@@ -23,6 +26,23 @@ def wrap(text, n, rows):
             out.append(text[:cut])
             text = text[cut + 1:]
     out.append(text if len(text) <= n else text[:n])
+    return out
+
+
+def _wrap_font(text, width, rows, font):
+    out = []  # type: list[str]
+    while len(out) < rows - 1:
+        head = font.fit(text, width)
+        if len(head) == len(text):
+            break
+        cut = head.rfind(" ")
+        if cut > 0:
+            out.append(text[:cut])
+            text = text[cut + 1:]
+        else:
+            out.append(head)
+            text = text[len(head):]
+    out.append(font.fit(text, width))
     return out
 
 
@@ -48,7 +68,15 @@ class Canvas:
         self.d = display
         self.w = display.width
         self.h = display.height
-        self.rows = self.h // 8
+        self.use("en", None)
+
+    def use(self, language, font):
+        """Draw `language`'s texts with `font` (app.lang's: rows `font.line` pixels high),
+        None: the display's 8x8 font. The next frame starts from clear."""
+        self.language = language
+        self.font = font
+        self.line = font.line if font is not None else 8  # a row's height in pixels
+        self.rows = self.h // self.line
         # frame[:drawn] are the strings drawn since begin(), top to bottom; the list keeps
         # its length between frames so that redrawing a screen allocates nothing
         self.frame = []
@@ -63,6 +91,30 @@ class Canvas:
         # draw_ahead(): (the screen drawn ahead, the screen drawn when it was, the bytes of its
         # frame, the rows it holds: held, held_inv, held_w, its texts: frame, drawn), or None
         self.spare = None
+
+    def width(self, s):
+        """s's width in pixels."""
+        return 8 * len(s) if self.font is None else self.font.width(s)
+
+    def fit(self, s, width):
+        """s cut to `width` pixels (s itself when it fits)."""
+        if self.font is None:
+            n = width // 8
+            return s if len(s) <= n else s[:n]
+        return self.font.fit(s, width)
+
+    def wrap(self, text):
+        """A message's rows: text over the whole width, on all but the title row."""
+        if self.font is None:
+            return wrap(text, self.w // 8, self.h // 8 - 1)
+        return wrap(text, self.w, self.rows - 1, self.font)
+
+    def draw_text(self, s, x, y, c=1):
+        """Draw s (not noted): the 8x8 font, or the language's."""
+        if self.font is None:
+            self.d.text(s, x, y, c)
+        else:
+            self.font.text(self.d, s, x, y, c)
 
     def clear(self):
         self.d.fill(0)
@@ -115,6 +167,8 @@ class Canvas:
         try:
             shown = bytearray(buf)
             cv = Canvas(self.d)
+            if self.font is not None:
+                cv.use(self.language, self.font)
             cv.begin(screen)
             screen.draw(cv)
             cv.finish()
@@ -129,7 +183,7 @@ class Canvas:
         """Clear the rows the previous frame drew and this one did not."""
         for i in range(self.rows):
             if self.held_w[i] and not self.seen[i]:
-                self.d.fill_rect(0, i * 8, self.held_w[i], 8, 0)
+                self.d.fill_rect(0, i * self.line, self.held_w[i], self.line, 0)
                 self.held[i] = None
                 self.held_w[i] = 0
 
@@ -157,7 +211,7 @@ class Canvas:
         self.drawn = d
 
     def text(self, s, x, y, c=1):
-        self.d.text(s, x, y, c)
+        self.draw_text(s, x, y, c)
         self.note(s)
 
     def texts(self):
@@ -167,10 +221,9 @@ class Canvas:
     def row(self, i, s, inverted=False, width=0):
         """Text on row i (up to `width` pixels, default all); an inverted row is the cursor."""
         width = width or self.w
-        if len(s) > width // 8:
-            s = s[:width // 8]
+        s = self.fit(s, width)
         if not 0 <= i < self.rows:
-            self.text(s, 0, i * 8, 0 if inverted else 1)
+            self.text(s, 0, i * self.line, 0 if inverted else 1)
             return
         self.seen[i] = 1
         if self.held_w[i] != width or self.held_inv[i] != inverted or self.held[i] != s:
@@ -198,14 +251,15 @@ class Canvas:
     def _put(self, i, s, inverted, width):
         """Draw row i (0 <= i < rows) anew (not noted)."""
         was = self.held_w[i]
-        y = i * 8
+        line = self.line
+        y = i * line
         if inverted:  # the cursor's bar covers what the row held, up to width
-            self.d.fill_rect(0, y, width, 8, 1)
+            self.d.fill_rect(0, y, width, line, 1)
             if was > width:
-                self.d.fill_rect(width, y, was - width, 8, 0)
+                self.d.fill_rect(width, y, was - width, line, 0)
         elif was:
-            self.d.fill_rect(0, y, was if was > width else width, 8, 0)
-        self.d.text(s, 0, y, 0 if inverted else 1)
+            self.d.fill_rect(0, y, was if was > width else width, line, 0)
+        self.draw_text(s, 0, y, 0 if inverted else 1)
         self.held[i] = s
         self.held_inv[i] = inverted
         self.held_w[i] = width
@@ -251,7 +305,7 @@ class ListScreen(Screen):
     """
     title = ""
     span = 1  # rows an item takes (the cursor inverts them all)
-    _fit = []  # type: list  # [title, rows...] cut to _fit_n characters (replaced, never changed here)
+    _fit = []  # type: list  # [title, rows...] cut to _fit_n pixels (replaced, never changed here)
     _fit_src = None   # the rows() list and title _fit was made from
     _fit_title = None
     _fit_n = 0
@@ -271,18 +325,18 @@ class ListScreen(Screen):
         elif n:
             self.cursor = (self.cursor + step) % n
 
-    def fitted(self, n):
-        """[title] + rows(), each cut to n characters; remade only when they changed."""
+    def fitted(self, cv, width):
+        """[title] + rows(), each cut to `width` pixels; remade only when they changed."""
         rows = self.rows()
-        if rows is not self._fit_src or self.title is not self._fit_title or n != self._fit_n:
-            fit = [self.title[:n]]
-            for r in rows:  # a loop, not a comprehension: n captured in one would be a cell,
-                # allocated on every call; a slice is a new str even when nothing is cut
-                fit.append(r if len(r) <= n else r[:n])
+        if rows is not self._fit_src or self.title is not self._fit_title or width != self._fit_n:
+            fit = [cv.fit(self.title, width)]
+            for r in rows:  # a loop, not a comprehension: width captured in one would be a
+                # cell, allocated on every call; cv.fit() makes no slice of a row that fits
+                fit.append(cv.fit(r, width))
             self._fit = fit
             self._fit_src = rows
             self._fit_title = self.title
-            self._fit_n = n
+            self._fit_n = width
         return self._fit
 
     def width(self, cv):
@@ -291,7 +345,7 @@ class ListScreen(Screen):
 
     def draw(self, cv):
         x_end = self.width(cv)
-        fit = self.fitted(x_end // 8)
+        fit = self.fitted(cv, x_end)
         visible = cv.rows - 1
         span = self.span
         if self.cursor is not None:  # keep the cursor's rows on screen
@@ -301,7 +355,7 @@ class ListScreen(Screen):
             elif first + span > self.top + visible:
                 self.top = first + span - visible
         cv.lines(fit, self.top, self.cursor, x_end, span)
-        cv.d.hline(0, 7, x_end, 1)
+        cv.d.hline(0, cv.line - 1, x_end, 1)
 
 
 class Menu(ListScreen):

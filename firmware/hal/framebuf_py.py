@@ -304,7 +304,11 @@ class FrameBuffer:
                 x += 1
 
     def blit(self, fbuf, x, y, key=-1, palette=None):
-        """Copy fbuf (a FrameBuffer) at x, y; pixels equal to key are skipped."""
+        """Copy fbuf (a FrameBuffer, or as MicroPython a tuple (buffer, width, height,
+        format[, stride]) of a read-only buffer) at x, y; pixels equal to key (after the
+        palette) are skipped."""
+        if not isinstance(fbuf, FrameBuffer):
+            fbuf = FrameBuffer(*fbuf)
         if x >= self.width or y >= self.height or -x >= fbuf.width or -y >= fbuf.height:
             return
         x0 = max(0, x)
