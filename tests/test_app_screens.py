@@ -13,6 +13,7 @@ from host_tools import sim
 from hal.keys import UP, DOWN, LEFT, RIGHT, OK, BACK, LONG
 from rules_core.session import replay
 from rules_core import azul_engine
+from app import play
 
 GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden", "screens")
 
@@ -513,7 +514,7 @@ def test_an_entry_menu_makes_the_form_under_its_cursor_in_idle_frames(tmp_path):
     while d.app.prepare():
         pass
     made = d.screen.items[0][1].made
-    assert d.app.enter({"e": "note", "text": "x"})
+    assert play.enter(d.app, {"e": "note", "text": "x"})
     d.press(OK)
     assert type(d.screen).__name__ == "WallForm" and d.screen is not made
 
@@ -575,7 +576,7 @@ def play_to_final(d, game):
 @pytest.mark.parametrize("game", ["azul", "5211"])
 def test_an_undo_from_the_final_standings_shows_the_scoreboard_made_and_drawn_ahead(tmp_path, game):
     """The final standings' idle frames make the scoreboard an undo of the last round end
-    shows, and its first frame (Final.prepare, App.make_undo): the undo shows that one, drawn
+    shows, and its first frame (Final.prepare, play.make_undo): the undo shows that one, drawn
     once, with the frame, LEDs and record an undo without idle frames gives; the game then
     goes on (its entry menu, its last round ended again)."""
     idle, plain = IdleDriver(tmp_path / "idle", True), IdleDriver(tmp_path / "plain", False)

@@ -9,6 +9,7 @@ import pytest
 from app.ui import wrap
 from hal.keys import RIGHT, OK
 from test_app_games import Driver, NAMES
+from app import play
 
 
 def resumed(tmp_path, game, variant, n, events, options=None):
@@ -28,7 +29,7 @@ def refused(d, ev, words):
     """ev is refused with `words` on the screen, and the record on flash is as it was."""
     before = d.record()
     entered = d.app.entered
-    assert not d.app.enter(ev)
+    assert not play.enter(d.app, ev)
     assert d.app.message == wrap(words, 16, 7) and d.app.flashing(d.app.now)
     assert d.record() == before and d.app.entered == entered
 

@@ -64,7 +64,7 @@ def test_help_imports_no_command_module():
 
 
 def test_unloading_other_games_keeps_the_classes_on_cpython():
-    from app.app import other_games, unload
+    from app.play import other_games, unload
     from rules_core.games import game
     from rules_core.session import rules_class
     from rules_core.azul import AzulRules
@@ -77,7 +77,7 @@ def test_unloading_other_games_frees_them_on_micropython():
     script = ("import sys\nsys.path[:0] = ['firmware', '.']\n"
               "from rules_core.games import game\nfrom rules_core.session import rules_class\n"
               "rules_class(game('azul')); rules_class(game('garden'))\n"
-              "from app.app import other_games, unload\nunload(other_games('garden'))\n"
+              "from app.play import other_games, unload\nunload(other_games('garden'))\n"
               "print('rules_core.azul' in sys.modules, 'rules_core.garden' in sys.modules)")
     r = mp.run(["-c", script], heap="512K")
     assert r.returncode == 0, r.stderr

@@ -19,6 +19,7 @@ from host_tools.vhal import CutStorage, MemFS, VirtualDisplay, VirtualLeds
 from rules_core import azul_engine
 from rules_core.record import dumps
 from rules_core.session import replay
+from app import play
 
 H = paths.HISTORY_DIR
 
@@ -273,7 +274,7 @@ def test_torn_bytes_that_cannot_be_kept_yet_are_kept_before_the_next_entry():
     assert bytes(fs.files[paths.CURRENT]) == body + tail and "last entry: storage full" in said(app)
     fs.size = None
     app.step(1, None)
-    assert app.enter({"e": "note", "text": "x"})
+    assert play.enter(app, {"e": "note", "text": "x"})
     assert bytes(fs.files[paths.TORN % 1]) == tail
     assert bytes(fs.files[paths.CURRENT]) == body + b'{"e": "note", "text": "x"}\n'
 
@@ -362,7 +363,7 @@ def test_a_record_gone_from_storage_mid_game_offers_a_new_game(tmp_path):
     d = Driver(tmp_path)
     d.new_game("Azul", "coloured", 2)
     os.remove(os.path.join(d.data, "current.jsonl"))
-    assert not d.app.enter({"e": "note", "text": "x"})
+    assert not play.enter(d.app, {"e": "note", "text": "x"})
     d.app.step(d.clock.now, None)
     assert d.app.session is None and type(d.screen).__name__ == "MainMenu"
     assert "record is gone from storage" in said(d.app) and d.rows()[0] == "New game"

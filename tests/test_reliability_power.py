@@ -21,6 +21,7 @@ from hal.storage import WARM_BYTES
 from rules_core.record import dumps
 from rules_core.session import replay
 from files import read_lines, read_text
+from app import play
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ORACLE = os.path.join(ROOT, "tests", "oracles", "azul-random-games", "azul_2p_5000.jsonl")
@@ -197,7 +198,7 @@ def test_app_driven_by_keys_resumes_after_a_cut_at_every_byte(tmp_path):
         assert state(app.session) == state(want), cut
         assert type(app.screen).__name__ == "Scoreboard", cut
         for ev in events[complete - 1:]:
-            assert app.enter(ev), (cut, ev, app.message)
+            assert play.enter(app, ev), (cut, ev, app.message)
         final = replay(rebooted.content(paths.CURRENT).decode("utf-8"))[0]
         assert final.result()["finished"] and final.scores == scores, cut
     print("App cuts:", total + 1)

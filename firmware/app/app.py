@@ -1,74 +1,25 @@
 """The App: the screen stack, the frame, messages and the LEDs. The games on storage are the
-keeper's (app.keeper); the game in play is a session (app.current.ReadBack).
-
-Power-safe by construction: the keeper writes an event's line to flash before the session
-applies it, and a write that fails is cut back and said on the screen; undo and redo are
-appended events too, so the record on flash always replays to what the screen shows.
+keeper's (app.keeper); the game in play is a session (app.current.ReadBack), entered,
+undone and put aside through app.play.
 
 Screens form a stack (micro-gui's Screen.change/back): push() opens a screen over the
 current one, back() returns to the one below, replace() puts the next step of a task in its
 place, and home() starts again from the game's scoreboard (or its final standings, or the
 main menu).
 """
-import sys
-
 from hal.compat import const
 from hal.keys import BACK, LONG
-from app.ui import Canvas, Menu
+from app.ui import Canvas
 from app.leds import LedView
 from app.idle import Idle, BLANK
-from app.keeper import Keeper, why, ON_BOARD, NOT_CUT_SAFE
+from app.keeper import Keeper, why, NOT_CUT_SAFE
+from app import play
 from app import lang
 from app.lang import tr
 
 # a message stays until the next key, or this long without one: time to read two rows
 MESSAGE_MS = const(4000)
 _FLASH_MS = const(250)  # the LEDs flash red this long when an input is refused
-# undo and redo as entered, and their record lines as rules_core.record.dumps writes them
-_UNDO, _UNDO_LINE = {"e": "undo"}, '{"e": "undo"}'
-_REDO, _REDO_LINE = {"e": "redo"}, '{"e": "redo"}'
-_ENOENT = const(2)
-# what a game in play does not need: the menus' modules (dropped at its start on a board,
-# where a module read from a file is heap; imported again when next needed)
-MENUS = ("app.system", "app.setup", "app.history", "app.settings", "app.sintra_board", "app.check",
-         "rules_core.verify")
-
-
-def describe(session, ev):
-    """Short text of an event for messages: "Wall Ann", "End round"."""
-    from app.scoreboard import entry_name  # (the screens' words; home() imports it anyway)
-    if ev is None:
-        return "-"
-    p = ev.get("p")
-    ok = type(p) is int and 0 <= p < len(session.players)
-    return entry_name(session.game, ev["e"], session.players[p] if ok else None)
-
-
-def unload(names):
-    """Drop modules on a board (their code is heap there), collected between presses; on a
-    desktop a class a test imported must stay the one in use."""
-    if ON_BOARD:
-        for name in names:
-            if sys.modules.pop(name, None) is not None:
-                pkg, _, attr = name.rpartition(".")
-                pkg = sys.modules.get(pkg)
-                if hasattr(pkg, attr):  # the package's name for it goes too
-                    delattr(pkg, attr)
-
-
-def other_games(game):
-    """The rules and entry-screen modules of every other title: a board's heap holds the code
-    of one game (module bytecode loaded from .mpy files lives on the heap)."""
-    from rules_core.games import GAMES
-    return [m for g in GAMES if g.key != game for m in (g.module, g.screens)]
-
-
-class Undo:
-    """An undo made ahead in idle frames (App.make_undo): the state it takes back, the
-    scoreboard it shows then, and its message's rows."""
-
-    def __init__(self, state, screen, rows):
-        self.state, self.screen, self.rows = state, screen, rows
 
 
 class App:
@@ -94,7 +45,7 @@ class App:
         problem = self.keeper.boot()
         from app.settings import load
         self.settings = load(self.keeper, board)
-        unload(("app.settings",))
+        play.unload(("app.settings",))
         self.ledview = LedView(leds)
         self.idle = Idle(display, clock)
         self.apply_settings()
@@ -119,111 +70,6 @@ class App:
         """The language chosen in the settings, else the board's (the web page: the
         browser's), else English."""
         return self.settings.get("language") or self.board.get("language") or "en"
-
-    # ---- the game in play ----
-    def new_game(self, line, session, screen):
-        """Put the game in play aside and start `session`, its header `line` put on flash,
-        then shown with `screen` (app.setup makes the three, mostly in idle frames); on a
-        write that fails, say so and stay."""
-        if not self.put_aside():
-            return
-        try:
-            self.keeper.start(line)
-        except OSError as e:
-            self.log("new game not saved: %s" % (e,))
-            self.refuse(tr("not saved: %s") % why(e))
-            return
-        self.play(session, screen)
-
-    def play(self, session, screen=None):
-        """`session` is the game in play now: its scoreboard (or `screen`), without the menus'
-        and the other games' modules (collected between presses)."""
-        self.session = session
-        unload(MENUS + tuple(other_games(session.game)))
-        self.home(screen)
-
-    def ask_put_aside(self, then):
-        """then(), after asking where a game is in play ("Azul in play": put aside R3, which
-        sends it into the History, where it can be resumed, or cancel); the new game's start
-        or the resume from the History puts it aside."""
-        s = self.session
-        if s is None:
-            return then()
-
-        def go():
-            self.back()
-            then()
-        self.push(Menu(self, tr("%s in play") % tr(s.info.short), [(tr("put aside R%d") % s.round, go),
-                                                                 (tr("cancel"), self.back)]))
-
-    def put_aside(self):
-        """The game in play (finished or not) into the history (Keeper.put_aside); False, and
-        says why, when it could not be: it stays in play."""
-        try:
-            self.keeper.put_aside(self.session)
-        except OSError as e:
-            self.log("game not put aside: %s" % (e,))
-            self.refuse(tr("not filed: %s") % why(e))
-            return False
-        self.session = None
-        return True
-
-    def enter(self, ev, after=None, line=None):
-        """Enter an event: True once its line is on flash and the game applied it. Refused
-        by the rules, or not saved (the flash is full...), it says why and returns False, and
-        the screen that entered it stays as it is. after, line: what the screen has of the
-        work (Keeper.add). A record gone from storage (cleared behind the device) ends the
-        game in play: the main menu offers a new one."""
-        try:
-            self.keeper.add(self.session, ev, after, line)
-        except ValueError as e:
-            self.refuse(str(e))
-            return False
-        except OSError as e:
-            self.log("not saved: %s: %s" % (describe(self.session, ev), e))
-            if e.args and e.args[0] == _ENOENT:
-                self.session = None
-                self.home()
-                self.say(tr("the game's record is gone from storage"), None)
-            else:
-                self.refuse(tr("not saved: %s") % why(e))
-            return False
-        self.entered += 1
-        return True
-
-    def undo(self):
-        s = self.session
-        if s is None or not s.can_undo():
-            self.refuse(tr("nothing to undo"))
-            return
-        made = self.screen.undo  # (final standings: make_undo(), made for the game as it is)
-        if made and s.undo_state() is not made.state:
-            made = None
-        what = None if made else tr("undone: %s") % describe(s, s.last_event())
-        if self.enter(_UNDO, line=_UNDO_LINE):
-            self.say(what, rows=made.rows if made else None)
-            self.home(made.screen if made and s.rules is made.state else None)
-
-    def make_undo(self):
-        """The Undo of the game as it is, where the undo only takes back a kept state
-        (ReadBack.undo_state): made in an idle frame; else None."""
-        s = self.session
-        state = s.undo_state()
-        if state is None:
-            return None
-        screen = self.home_screen(state)
-        if screen.leds is not None and screen.leds[2] is None:  # (a scoreboard's player LEDs)
-            screen.leds = self.ledview.frame(screen.leds)
-        return Undo(state, screen, self.cv.wrap(tr("undone: %s") % describe(s, s.last_event())))
-
-    def redo(self):
-        s = self.session
-        if s is None or not s.can_redo():
-            self.refuse(tr("nothing to redo"))
-            return
-        if self.enter(_REDO, line=_REDO_LINE):
-            self.say(tr("redone: %s") % describe(s, s.last_event()))
-            self.home()
 
     # ---- the screen stack ----
     def _top(self, screen):
@@ -264,7 +110,7 @@ class App:
             self.ledview.take(made.leds, self.session, self.entered)
             made.leds = None  # (taken: the screen holds them no longer)
             if self.session.finished:  # final standings enter nothing: the next OK after an
-                unload(("app.form", "app.entries", self.session.info.screens))  # undo imports them
+                play.unload(("app.form", "app.entries", self.session.info.screens))  # undo imports them
         self.push(made)
 
     def home_screen(self, state=None, session=None):
@@ -272,6 +118,15 @@ class App:
         for `state` where given (app.scoreboard.screen_for)."""
         from app.scoreboard import screen_for
         return screen_for(self, session or self.session, state)
+
+    def describe(self, ev):
+        """Short text of an event of the game in play, for messages: "Wall Ann", "End round"."""
+        from app.scoreboard import entry_name  # (the screens' words; home() imports it anyway)
+        if ev is None:
+            return "-"
+        s = self.session
+        p = ev.get("p")
+        return entry_name(s.game, ev["e"], s.players[p] if type(p) is int and 0 <= p < len(s.players) else None)
 
     def main_menu(self):
         """The main menu over the game in play (its Resume goes back)."""
@@ -343,7 +198,7 @@ class App:
                 self.message_sticky = False
             try:
                 if key == BACK | LONG and not self.screen.raw_keys:
-                    self.undo()
+                    play.undo(self)
                 else:
                     self.screen.key(key)
             except Exception as e:  # a screen bug must never lose the game

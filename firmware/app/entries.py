@@ -9,6 +9,7 @@ entry's callback that opens a form is an Opens: the menu makes the form in its i
 """
 from app.form import Confirm, EntryMenu
 from app.lang import tr
+from app import play
 
 
 def module(key):
@@ -24,9 +25,9 @@ def open(app):
     if not s.pending():
         items.append((tr("End round %d") % s.round, lambda: end_round(app)))
     if s.can_undo():
-        items.append((tr("Undo"), app.undo))
+        items.append((tr("Undo"), lambda: play.undo(app)))
     if s.can_redo():
-        items.append((tr("Redo"), app.redo))
+        items.append((tr("Redo"), lambda: play.redo(app)))
     app.replace(EntryMenu(app, tr("Round %d") % s.round, items))
 
 

@@ -8,6 +8,7 @@ work of the item under its cursor (the form it opens: Opens; the entry it makes:
 from hal.keys import UP, DOWN, LEFT, RIGHT, OK, BACK, CODE_MASK
 from app.ui import ListScreen, Menu
 from app.lang import tr
+from app import play
 
 NEXT_HINT = "OK>"  # ends the cursor's row on a form field: OK goes on to the next row
 NEXT_SHORT = ">"   # the same where the row's text leaves no room for it
@@ -32,7 +33,7 @@ class Field:
 class Form(ListScreen):
     """Fields changed with LEFT/RIGHT, offering only values for which `legal(values)` holds.
 
-    `build(values)` makes the event; the save row enters it (app.enter) and shows the points it
+    `build(values)` makes the event; the save row enters it (play.enter) and shows the points it
     will give (session.preview); `reason(values, points)`, where a number alone would puzzle
     (a penalty no field shows, points that come at the game's end), says why in a row under
     it ("-1 first pass"), or "". Fields start at the first legal value from their index.
@@ -362,7 +363,7 @@ class Save:
     def __call__(self):
         app = self.app
         made = self.rules is app.session.rules
-        if app.enter(self.ev, self.after if made else None, self.line if made else None):
+        if play.enter(app, self.ev, self.after if made else None, self.line if made else None):
             # the session took self.after when given one: self.screen was made for that state
             app.home(self.screen if made else None)
 

@@ -8,6 +8,7 @@ from app.ui import ListScreen, Menu
 from app.scoreboard import Final
 from app.keeper import why
 from app.lang import tr
+from app import play
 
 
 def game_rows(n, s):
@@ -79,7 +80,7 @@ class History(ListScreen):
         s = self.sums[n]
         items = [(tr("Standings"), lambda: self.standings(n))]
         if s is None or not s[3]:
-            items.append((tr("Resume"), lambda: app.ask_put_aside(lambda: self.resume(n))))
+            items.append((tr("Resume"), lambda: play.ask_put_aside(app, lambda: self.resume(n))))
         items.append((tr("Delete"), lambda: app.push(Menu(app, tr("Delete #%d?") % n, [
             (tr("delete"), lambda: self.delete(n)), (tr("cancel"), app.back)]))))
         app.push(Menu(app, "#%d" % n, items))
@@ -96,7 +97,7 @@ class History(ListScreen):
     def resume(self, n):
         """Game n back in play, the game in play put aside first."""
         app = self.app
-        if not app.put_aside():
+        if not play.put_aside(app):
             return
         try:
             session, message = app.keeper.take(n)
@@ -107,7 +108,7 @@ class History(ListScreen):
         if session is None:
             app.home()
         else:
-            app.play(session)
+            play.resume(app, session)
         if message:
             app.say(message, None)
 

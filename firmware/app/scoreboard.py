@@ -9,6 +9,7 @@ from hal.keys import UP, DOWN, OK, BACK, CODE_MASK
 from app.ui import ListScreen
 from app import colours
 from app.lang import tr
+from app import play
 
 
 # what the flags mean, on the row under the standings (16 characters with both)
@@ -82,14 +83,14 @@ class _Board(ListScreen):
 
     def make_undo(self, wanted):
         """An idle frame's piece, where `wanted`: the scoreboard that the undo of the round
-        end just before this screen shows, with its first frame (App.make_undo,
+        end just before this screen shows, with its first frame (play.make_undo,
         Canvas.draw_ahead): that undo then only takes a kept state back, its line on flash and
         its whole screen over I2C (up to ~36 ms of a Pico). True while one is left."""
         if self.undo is None and wanted:
-            self.undo = self.app.make_undo() or False
+            self.undo = play.make_undo(self.app) or False
             return True
         if self.undo:
-            self.app.cv.draw_ahead(self.undo.screen)  # type: ignore[attr-defined]  # (an app.app.Undo)
+            self.app.cv.draw_ahead(self.undo.screen)  # type: ignore[attr-defined]  # (an app.play.Undo)
         return False
 
 
@@ -168,7 +169,7 @@ class Final(_Board):
 
     def prepare(self):
         """Idle frames: the breakdowns, a player a frame, then the scoreboard an undo shows
-        and its first frame (App.make_undo, Canvas.draw_ahead: an undo of the last round end is
+        and its first frame (play.make_undo, Canvas.draw_ahead: an undo of the last round end is
         the likely press after OK); True while work is left. (The history's folder and its
         listing, which names the game the OK files, are made at boot: App.)"""
         if self.session is not None:
@@ -222,7 +223,7 @@ class Final(_Board):
     def leave(self, base):
         if self.filed:
             self.app.back()
-        elif self.app.put_aside():  # leaving the finished game files it (undo works until then)
+        elif play.put_aside(self.app):  # leaving the finished game files it (undo works until then)
             self.app.home()
 
 

@@ -1,6 +1,6 @@
 """New game: game -> variant -> number of players -> names -> start player (where the game
 has one) -> the game's own set-up steps (Sintra: board check once, round colours I..VI)
--> the scoreboard (the game in play, if any, put aside then: App.new_game).
+-> the scoreboard (the game in play, if any, put aside then: play.new_game).
 
 Each step is a menu offering only what the rules allow. The first step is pushed over the
 main menu and each later one replaces it, so BACK at any step returns to the main menu.
@@ -15,6 +15,7 @@ from app.ui import Menu
 from app.entries import module
 from app import colours
 from app.lang import tr
+from app import play
 
 def start(app):
     def step(title, items):
@@ -56,7 +57,7 @@ class Start:
     (app.entry_<key>.options, for the variants in its STEPS), whose last choices are Starts
     with the options. While the cursor rests on one that starts the game, the idle frames
     make the game ahead (Step.prepare, ready()): the press puts the game in play aside, puts the
-    header on flash and shows the scoreboard (App.new_game)."""
+    header on flash and shows the scoreboard (play.new_game)."""
 
     def __init__(self, app, cfg, names, first, options=None):
         self.app = app
@@ -92,7 +93,7 @@ class Start:
         while ready(app, cfg, args, False):  # what the idle frames have not made yet
             pass
         made = cfg.pop("made")
-        app.new_game(made.line, made.session, made.screen)
+        play.new_game(app, made.line, made.session, made.screen)
 
     def prepare(self):
         args = self.args()

@@ -2,6 +2,7 @@
 from hal.keys import NAMES, CODE_MASK, LONG, REPEAT, BACK, OK, UP, DOWN
 from app.ui import Menu, Screen, ListScreen, COLS
 from app.lang import tr
+from app import play
 
 ONOFF = [("off", False), ("on", True)]
 LAYOUTS = [("strip", "strip"), ("5x5", "matrix5x5")]
@@ -16,8 +17,8 @@ class MainMenu(Menu):
     screens when chosen, so the menu alone is all the first frame holds."""
 
     def __init__(self, app):
-        items = [(tr("Resume"), lambda: app.play(app.session))] if app.session is not None else []
-        items += [(tr("New game"), lambda: app.ask_put_aside(lambda: _setup().start(app))),
+        items = [(tr("Resume"), lambda: play.resume(app, app.session))] if app.session is not None else []
+        items += [(tr("New game"), lambda: play.ask_put_aside(app, lambda: _setup().start(app))),
                   (tr("Check a score"), lambda: _check().start(app)),
                   (tr("History"), lambda: app.push(_history().History(app))),
                   (tr("Settings"), lambda: app.push(Settings(app)))]

@@ -269,7 +269,7 @@ class Screen:
     """A screen: key(k) handles one press, draw(canvas) paints it. `app` is the App."""
     wide = True  # False: the rows leave the right 40 pixels to draw()'s extra (Azul wall)
     raw_keys = False  # True: BACK held reaches key() instead of undoing the last entry
-    # the undo made ahead for this screen (app.app.Undo; False: none to make), None: not yet
+    # the undo made ahead for this screen (app.play.Undo; False: none to make), None: not yet
     undo = None  # type: object
 
     def __init__(self, app):
