@@ -59,13 +59,23 @@ def wrapped(drive, where):
     with open(os.path.join(copy, "boot.py")) as f:
         boot = f.read()
     with open(os.path.join(copy, "boot.py"), "w") as f:
-        # (and the drive writable by code.py, which notes its start there: the FRAM keeps the games)
-        f.write("import time\nprint('boot.py at', time.monotonic_ns() // 1000000)\n"
-                "import storage\nstorage.remount('/', readonly=False)\n" + boot)
+        # (and the drive writable by code.py, which notes its start there: the FRAM keeps the games).
+        # Noted in a file, not printed: CircuitPython rewrites boot_out.txt (a second) at every
+        # power-on whose boot.py output differs from the last.
+        f.write("import time\n_t = time.monotonic_ns() // 1000000\nimport storage\n"
+                "storage.remount('/', readonly=False)\nwith open('/boot_at.txt', 'w') as f:\n"
+                "    f.write('%d' % _t)\ndel _t\n" + boot)
     with open(os.path.join(copy, "code.py"), "w") as f:
         f.write("import time\n_t = time.monotonic_ns() // 1000000\nwith open('/code_at.txt', 'w') as f:\n"
                 "    f.write('%d' % _t)\ndel _t\nimport main\nmain.main()\n")
     return copy
+
+
+def read_back(img, name, where):
+    local = os.path.join(where, name)
+    cpsim.get(img, "/" + name, local)
+    with open(local) as f:
+        return f.read()
 
 
 def boots(drive, where, n, fitted):
@@ -75,13 +85,7 @@ def boots(drive, where, n, fitted):
     for i in range(n):
         with cpsim.Emulator(img, log=os.path.join(where, "boot.log"), fram=fram(img, fitted)) as emu:
             first = emu.first_frame_ms()
-        boot_out, code_at = os.path.join(where, "boot_out.txt"), os.path.join(where, "code_at.txt")
-        cpsim.get(img, "/boot_out.txt", boot_out)
-        cpsim.get(img, "/code_at.txt", code_at)
-        with open(boot_out) as f:
-            boot_at = int([l for l in f.read().splitlines() if l.startswith("boot.py at")][0].split()[-1])
-        with open(code_at) as f:
-            code = int(f.read())
+        boot_at, code = (int(read_back(img, name, where)) for name in ("boot_at.txt", "code_at.txt"))
         out.append({"first_frame_ms": round(first), "boot_py_ms": boot_at, "code_py_ms": code})
         print("power-on %d: boot.py at %d ms, code.py at %d ms, the first frame %.0f ms (device time)"
               % (i + 1, boot_at, code, first))
