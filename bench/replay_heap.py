@@ -1,5 +1,5 @@
-"""The heap a replayed 4-player game holds on the emulated Pico: the replay table of
-docs/performance.md ("Heap against the round's start").
+"""The heap a replayed 4-player game holds on the emulated Pico: the replay figure of
+docs/performance.md ("The rules core").
 
     .venv/bin/python bench/replay_heap.py [--rev REV] [--session ReadBack]
 

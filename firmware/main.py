@@ -32,20 +32,16 @@ POLL_MS = 40
 NAP_MS = 2000
 WATCHDOG_MS = 8000
 SAFE_MODE_MS = 60  # sample the buttons this long at power-on (longer than the debounce)
-# Where the collector runs (a Pico: 13-35 ms): right after a press's frame is sent (and the
-# boot's first frame, which leaves the boot's garbage), once fewer than COLLECT_FREE bytes
-# are free; nowhere else. The frame is on the screen by then and the next press is a human's
-# press away, so no press waits for a collection, and COLLECT_FREE is more than a press and
-# the idle work after it allocate, so none runs one. The heap is looked at only there:
-# gc.mem_free() scans the heap's whole allocation table (9 ms on a Pico), so an idle frame
-# does not ask it.
+# The collector runs only right after a press's frame is sent (and the boot's first frame),
+# once fewer than COLLECT_FREE bytes are free: the frame is on the screen and the next press
+# is a human's press away. COLLECT_FREE is more than a press and the idle work after it
+# allocate, so no press runs one. gc.mem_free() scans the whole allocation table: only here.
 COLLECT_FREE = 80 * 1024
 _mem_free = getattr(gc, "mem_free", None)  # (MicroPython, CircuitPython): looked up once
-# The built-in modules a module imported ahead imports (record, session, settings): MicroPython
-# keeps no built-in module that a file could replace (json, time, ...) in sys.modules, and
-# looks it up on the filesystem at every import (three stats in '' and three in /lib: 5.8 ms
-# on a Pico's littlefs). Put there once, here, an import finds it at once. (Module-level
-# code: its bytecode goes once it has run; the rest of the boot's are imported once each.)
+# Built-in modules the app imports again and again (the keeper, the session, the settings):
+# MicroPython keeps no built-in module that a file could replace (json, time, ...) in
+# sys.modules and looks for such a file at every import (six stats of the flash). Put there
+# once, here, an import finds it at once. (Module-level code: its bytecode goes once run.)
 try:
     import json
     import collections

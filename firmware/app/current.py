@@ -6,7 +6,7 @@ Undo stays linear in the record's length: the session keeps the state just befor
 newest round end (the mark) and before the round end before it (the older one), so an undo
 refolds from the mark (the events of a round), and undoing a round end only takes its
 state back, the older state becoming the mark. Both are the device's alone: a host replay
-(rules_core.session) keeps none, which is what fits a 4-player game in a 64 KB heap.
+(rules_core.session) keeps none, which keeps the core's replay within its heap budget.
 
 Given `reread` (a function returning the record's lines as they are on flash), the session
 keeps only the lines from just before its older state on: a long game holds two rounds'
@@ -287,8 +287,8 @@ class ReadBack(Session):
         """The state the next undo takes, refolded from the mark (self._next), or in the first
         round from its first event; only while undoing. None where the next undo takes the
         mark back (a round end newest): the one after it is folded once it did, while BACK
-        is held for that one (main.HELD_WORK_MS), not kept beside the mark (a 5-player 5211
-        state is 1.4 KB, at the final standings and every round's start while undoing)."""
+        is held for that one (main.HELD_WORK_MS), not kept beside the mark (a state more
+        at the final standings and every round's start while undoing)."""
         m = self._mark
         n = len(self.done)
         if m is None and not self.done.lo:  # the first round (every line held): from its first event

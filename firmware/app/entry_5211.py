@@ -28,8 +28,8 @@ def card_text(c, v):
 
 class Card(Field):
     """A card of a reveal: its choices are 0 (none) and the kinds left as card_index() + 1,
-    its value and text made when shown: a (text, value) pair for each of up to 30 kinds
-    cost a Pico ~10 ms when the form opened (a new str ~150 us, an allocation 60-80 us)."""
+    its value and text made when shown, not a (text, value) pair for each of up to 30 kinds
+    when the form opens."""
 
     def value(self):
         k = self.choices[self.index] - 1
@@ -43,7 +43,7 @@ class Card(Field):
 class Reveal(Form):
     def _check(self, values):
         """Form._check() once every card is chosen: the rules refuse a reveal of fewer cards
-        than the form has fields anyway, after a copy of their state (2.5 ms of a Pico)."""
+        than the form has fields anyway, after a copy of their state."""
         if None in values:
             raise ValueError(tr("a card to choose"))
         return Form._check(self, values)

@@ -63,9 +63,8 @@ NO_ROOM = ValueError("no room")  # a row's value outside rules.free_cells (WallF
 
 class GreyCells:
     """A grey wall row's choices, (text, value): "-" (None), then each colour in each column
-    ((column, colour)). A text is made when asked: a form shows one a row, and a new str
-    costs a Pico ~150 us (25 of them when the form opened). So is a value, once (the five
-    rows share them): 25 tuples made when the form opened took 1-2 ms there."""
+    ((column, colour)). A text is made when asked: a form shows one a row, not 25 new strs
+    when it opens. So is a value, once (the five rows share them)."""
 
     def __init__(self):
         self.values = [None] * (1 + 5 * len(COLOURS))  # type: list
@@ -85,8 +84,8 @@ class GreyCells:
 
 
 class RowField(Field):
-    """A wall row: the text of a row with no tile is a constant in English (a new str costs a
-    Pico ~150 us, and the form opens with five)."""
+    """A wall row: the text of a row with no tile is a constant (the form opens with five:
+    no new str for them)."""
 
     def __init__(self, r, choices):
         Field.__init__(self, tr(ROWS[r]), choices)
@@ -126,8 +125,8 @@ class WallForm(Form):
         self._stale = 0
         self._shown = [None] * 25
         # where each row's line can still go on the wall as it is (rules.free_cells), made for
-        # a row once it holds a value (0.6 ms a row on a Pico; the form opens with none): a
-        # value outside it is refused at once; the rules' check decides the rest
+        # a row once it holds a value (the form opens with none): a value outside it is
+        # refused at once; the rules' check decides the rest
         self._free = [None] * 5  # type: list
         Form.__init__(self, app, tr("Wall %s") % app.session.players[p], fields, build=self.event,
                       legal=self._legal_wall)
@@ -135,7 +134,7 @@ class WallForm(Form):
     def _why(self):
         """Form._why(), a row's value where its line can no longer go refused first: no
         values made and no error raised for it (a turn in the last rounds skips up to 25
-        such values, ~0.3 ms each on a Pico that way); skipped() says why in full."""
+        such values); skipped() says why in full."""
         fields = self.fields
         for r in range(5):
             v = fields[r].value()

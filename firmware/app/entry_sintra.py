@@ -98,8 +98,8 @@ def _window(app, p):
 
 class WindowForm(Form):
     """A completed window: checked and scored by the rules' window_change, which copies
-    nothing (a copy of the rules' state is 2 ms of a Pico, and the form's first values are
-    often refused); the state the save takes is made in idle frames (Form.prepare)."""
+    nothing (the form's first values are often refused); the state the save takes is made
+    in idle frames (Form.prepare)."""
 
     def __init__(self, app, p, fields):
         self.p = p

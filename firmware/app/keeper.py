@@ -77,14 +77,14 @@ class Keeper:
         the settings read after this choose). Never raises: what fails is
         logged."""
         st = self.storage
-        st.remount()  # (a Pico: littlefs's walks and listings a third cheaper, Storage.refresh)
+        st.remount()  # (littlefs's walks and listings cheaper: lfs_remount)
         try:
             st.ensure_dir(paths.DATA_DIR)
             st.ensure_dir(paths.HISTORY_DIR)
         except OSError as e:
             self.log("data folder: %s" % (e,))
         st.warm(paths.WARM)  # the allocator's first walk of the flash here, not in a press
-        self.list_history(True)  # here, not in a press: ~1 ms a game on a Pico's littlefs
+        self.list_history(True)  # here, not in a press: a listing of the whole history folder
         self.waiting = st.exists(paths.FILED)  # (a power cut between the renames)
         try:
             self.file()
@@ -242,9 +242,10 @@ class Keeper:
 
     def put_aside(self, session=None):
         """The game in play (finished or not; `session`, or None when none resumed) leaves
-        play for the history: renamed to data/filed.jsonl (a rename inside the data folder,
-        3-5 ms on a Pico); file() moves it on in the next idle frame. A game put aside before
-        and not yet moved goes first. True when one was put aside. OSError: it stays in play."""
+        play for the history: renamed to data/filed.jsonl (a rename inside the small data
+        folder, never a compaction of the history's); file() moves it on in the next idle
+        frame. A game put aside before and not yet moved goes first. True when one was put
+        aside. OSError: it stays in play."""
         st = self.storage
         if session is None and not st.exists(paths.CURRENT):
             return False

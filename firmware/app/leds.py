@@ -199,9 +199,9 @@ class LedView:
 
     def frame(self, made):
         """The player LEDs ahead() made, with their bytes as Leds.put() sets them whole: the
-        press that shows them writes no LED one by one (~50 us each on a Pico, a dozen from
-        the final standings' chase). Made in an idle frame (the undo of a finished game's
-        last round end, play.make_undo); allocates."""
+        press that shows them writes no LED one by one (a dozen from the final standings'
+        chase). Made in an idle frame (the undo of a finished game's last round end,
+        play.make_undo); allocates."""
         leds = self.leds
         was = leds.frame()
         leds.set_changed(made[1], [None] * self.n)  # (every LED set)

@@ -35,8 +35,8 @@ def entry_name(game, e, player=None, next=False):
 
 def standings_rows(s, pending):
     """A row per player in rank order, then the legend of the flags shown (if any); pending:
-    s.pending(), which the caller has (working it out costs a Pico ~1.5 ms). Each row is
-    one format and no other new object: a small allocation costs a Pico 60-80 us."""
+    s.pending(), which the caller has (not worked out twice). Each row is one format and
+    no other new object."""
     rows = []
     waiting = 0  # bit p: player p has an entry to make
     for _, p in pending:
@@ -85,7 +85,7 @@ class _Board(ListScreen):
         """An idle frame's piece, where `wanted`: the scoreboard that the undo of the round
         end just before this screen shows, with its first frame (play.make_undo,
         Canvas.draw_ahead): that undo then only takes a kept state back, its line on flash and
-        its whole screen over I2C (up to ~36 ms of a Pico). True while one is left."""
+        its whole screen over I2C. True while one is left."""
         if self.undo is None and wanted:
             self.undo = play.make_undo(self.app) or False
             return True
@@ -145,8 +145,8 @@ class Final(_Board):
 
     The press that opens it makes the rows of the first screen; the breakdowns below come
     a player at a time in the idle frames after it (ahead()), or at the first scroll that
-    finds them missing: a new str costs a Pico ~150 us (each is looked up among the
-    interned names), and a 4-player game's breakdowns are some sixty of them."""
+    finds them missing: a 4-player game's breakdowns are some sixty new strs, each looked
+    up among the interned names."""
 
     def __init__(self, app, session, filed=False):
         self.filed = filed

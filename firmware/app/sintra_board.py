@@ -40,7 +40,7 @@ def unverified(settings, side):
 class Reading(Field):
     """A value read off the board: `index` None until set; `sure` once set or confirmed.
     A number's choice is found and read by arithmetic: Numbers makes a choice's text when
-    asked, and a new str costs a Pico 60-150 us (the 13-space track: 247 of them)."""
+    asked, not 247 new strs for the 13-space track."""
 
     def __init__(self, label, choices, value, sure):
         index = None
@@ -131,7 +131,7 @@ class BoardForm(Form):
 
     def prepare(self):
         """With the cursor on the save row and every reading set, the settings' text the save
-        will write, made in an idle frame (it costs a Pico 3 ms); the save writes it."""
+        will write, made in an idle frame; the save writes it."""
         if self._left == 0 and self.cursor == len(self.fields):
             values = self.values()
             if self._made_text(values) is None:

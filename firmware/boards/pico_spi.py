@@ -1,5 +1,6 @@
 """Raspberry Pi Pico / Pico W with a 7-pin SPI OLED module (SSD1306 or SH1106), MicroPython:
-the Pico build of boards/pico.py but for the display, a frame in ~1 ms instead of ~21.
+the Pico build of boards/pico.py but for the display, a whole frame about nine times faster
+than over I2C (docs/performance.md, "Displays").
 
 Pins are GPIO numbers; the display's take the left header from GP5 to GP9, around a GND.
 """

@@ -57,8 +57,7 @@ try:
 
     try:
         # imported once, here: machine is a built-in that a file may extend, so an import
-        # statement in the loop looks for machine.py on the flash every time (5.5 ms a nap on
-        # the emulated Pico: the idle loop busy 0.33 % of the time instead of 0.05 %)
+        # statement in the loop would look for machine.py on the flash at every nap
         from machine import lightsleep as _lightsleep
     except ImportError:  # a port without it (the unix port)
         _lightsleep = sleep_ms  # type: ignore[assignment]

@@ -77,8 +77,8 @@ class Leds:
 
     def set_changed(self, w, shown):
         """leds[i] = w[i] for each i whose colour is not shown[i] (the same object), noted
-        in shown: a frame's LEDs in one call, ~51 us an LED on a Pico against ~84 us a
-        leds[i] (the call and its attribute look-ups per LED). Allocates nothing."""
+        in shown: a frame's LEDs in one call, without a leds[i]'s call and look-ups per LED.
+        Allocates nothing."""
         rgb = self._rgb
         buf = self._buf
         cap = self._cap
@@ -108,7 +108,7 @@ class Leds:
 
     def frame(self):
         """The colours set, as bytes that put() sets again in one copy each: a frame made
-        ahead, whose press writes no LED one by one (83 us each on a Pico)."""
+        ahead, whose press writes no LED one by one."""
         return bytes(self._rgb), bytes(self._buf)
 
     def put(self, frame):

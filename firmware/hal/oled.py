@@ -32,8 +32,7 @@ except ImportError:  # CircuitPython (and CPython): the same drawing in pure Pyt
     from hal.framebuf_py import FrameBuffer, MONO_VLSB  # type: ignore[assignment]  # (its twin)
 
 # columns compared and sent together. 8, or a page split where unchanged chunks lie between
-# changed ones, sends fewer bytes (a new screen up to 2 ms less of I2C) but costs a Pico more
-# than that: ~14 us a chunk compared, ~80 us a transfer
+# changed ones, sends fewer bytes but costs more in compares and transfers than the bus saves
 _CHUNK = const(16)
 # two no-op commands: they complete the arguments of a command that a broken transfer cut
 # short (the controller takes a command's arguments from the transfers that follow it)
@@ -166,8 +165,7 @@ class Oled(FrameBuffer):
 
     def fill(self, c):
         """The whole frame in colour c. fill(0), which the app does for every new screen, is
-        one copy per page (framebuf's fill() sets the 8,192 pixels one at a time: 0.7 ms of a
-        Pico's time)."""
+        one copy per page (framebuf's fill() sets the 8,192 pixels one at a time)."""
         if c:
             super().fill(c)
             return

@@ -25,8 +25,7 @@ _DIR = 0x4000  # the directory bit of a stat / ilistdir mode
 WARM_BYTES = 1024  # warm(): more than littlefs stores inline, so a block is allocated
 # refresh(): the blocks allocated since littlefs last walked the flash before the next walk is
 # taken in an idle frame (a line appended allocates one): fewer than a walk finds free (with
-# lfs_remount's lookahead, every free block) while 512 KB of a Pico's 1.4 MB are free (50
-# games filed leave 836 KB)
+# lfs_remount's lookahead, every free block) while 512 KB of the flash are free
 REFRESH_BLOCKS = 128
 
 
@@ -34,11 +33,10 @@ def lfs_remount():
     """Mount the board's littlefs at "/" again, as rp2's _boot.py mounts it but for two
     settings: a lookahead over every block of the flash (so that a walk finds all the free
     blocks, not those among 256), and reads of 256 bytes instead of 32 (littlefs reads its
-    logs backwards a read at a time: a walk of the flash with 50 games filed 37.6 -> 26.2 ms
-    on a Pico, their listing 48.4 -> 30.8; the same buffers: a cache of 4 reads or 4 writes,
-    whichever is larger). A mount starts with an empty lookahead: the next block allocated
-    walks the flash (warm). False where there is no such board or mount (nothing changed);
-    OSError where the new mount fails (the old one stays)."""
+    logs backwards a read at a time: walks and listings a third cheaper; the same buffers: a
+    cache of 4 reads or 4 writes, whichever is larger). A mount starts with an empty
+    lookahead: the next block allocated walks the flash (warm). False where there is no such
+    board or mount (nothing changed); OSError where the new mount fails (the old one stays)."""
     try:  # (by name: the board stubs' rp2 and VfsLfs2 do not type-check)
         vfs = __import__("vfs")
         flash = __import__("rp2").Flash()
@@ -78,10 +76,9 @@ class Storage:
     def warm(self, path):
         """Write a 1 KB file and remove it, right after a mount (boot, refresh()): littlefs
         fills its block allocator's lookahead by walking the whole filesystem at the first
-        block it allocates after a mount (~0.5 ms a file on a Pico: +26-37 ms with 50 games
-        filed), which would otherwise fall on the first press that writes a line. (A smaller
-        file is stored inline and allocates no block.) A flash too full for it is left as it
-        is."""
+        block it allocates after a mount (a cost that grows with the files on it), which
+        would otherwise fall on the first press that writes a line. (A smaller file is stored
+        inline and allocates no block.) A flash too full for it is left as it is."""
         if not self.warm_bytes:
             return
         try:
@@ -110,11 +107,10 @@ class Storage:
     def refresh(self, path):
         """An idle frame's work: littlefs's walk of the flash taken ahead of the presses. Its
         lookahead, filled by a walk, runs out after as many blocks allocated as the walk found
-        free in it (every ~170 with 50 games filed; lfs_remount's: every free block), and the
-        block allocated then, a press's line, waits for the next walk (26-37 ms with 50 games
-        filed). Once REFRESH_BLOCKS were allocated since the last walk: the filesystem mounted
-        again (9 ms) and warm(path), whose block takes the walk, in one piece (a press between
-        the two would take it). False: nothing is left."""
+        free in it (lfs_remount's: every free block), and the block allocated then, a press's
+        line, waits for the next walk. Once REFRESH_BLOCKS were allocated since the last walk:
+        the filesystem mounted again and warm(path), whose block takes the walk, in one piece
+        (a press between the two would take it). False: nothing is left."""
         if self.allocated >= REFRESH_BLOCKS and self.remount():
             self.warm(path)
         return False
@@ -161,7 +157,7 @@ class Storage:
         try:
             with self._open(path, "ab") as f:
                 # the length from the open file: a seek to its end is free on littlefs, FAT and
-                # CPython, where a stat costs a Pico 2-3 ms; a file with no seek (the page's) stats
+                # CPython, where a stat reads the flash; a file with no seek (the page's) stats
                 seek = getattr(f, "seek", None)
                 end = seek(0, 2) if seek is not None else self.size(path)
                 if end or create:
