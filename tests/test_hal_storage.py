@@ -106,9 +106,9 @@ def test_real_filesystem_functions(tmp_path):
 
 
 def test_undo_and_redo_are_written_as_the_record_writes_them():
-    from app import app
+    from app import play
     from rules_core.record import dumps
-    assert app._UNDO_LINE == dumps(app._UNDO) and app._REDO_LINE == dumps(app._REDO)
+    assert play._UNDO_LINE == dumps(play._UNDO) and play._REDO_LINE == dumps(play._REDO)
 
 
 def test_the_walk_of_the_flash_is_taken_in_an_idle_frame_once_enough_blocks_were_allocated(tmp_path):
